@@ -1,0 +1,58 @@
+// @ts-check
+import { builtinModules } from 'node:module';
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+/** Everything a workflow must not import as a value: it would break determinism or the sandbox. */
+const sandboxBans = [
+  ...builtinModules.flatMap((m) => [m, `node:${m}`]).map((name) => ({
+    name,
+    message: 'Workflows run in a deterministic sandbox: Node built-ins are not available there.',
+  })),
+  { name: 'undici', message: 'Workflows do no I/O: network calls belong in activities/.' },
+];
+
+export default tseslint.config(
+  { ignores: ['dist/', 'node_modules/', '.cache/', '.data/', 'coverage/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly' },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['workflows/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: sandboxBans,
+          patterns: [
+            {
+              group: ['**/activities/*', '**/activities', '**/a2a/*', '**/a2a'],
+              allowTypeImports: true,
+              message: 'Workflows may import only types from activities/ and a2a/ (use `import type`).',
+            },
+            {
+              group: ['node:*'],
+              message: 'Workflows run in a deterministic sandbox: Node built-ins are not available there.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+);

@@ -1,0 +1,50 @@
+import { startChangelogAgent } from './changelog-writer/server.js';
+import { startDependencyCompatAgent } from './dependency-compat/server.js';
+import { startLicenseAgent } from './license-checker/server.js';
+import type { RunningAgent } from './shared/agent-server.js';
+
+export interface SampleAgentsOptions {
+  /** @default '127.0.0.1' */
+  host?: string;
+  /** Port per agent; 0 or absent picks a free port. */
+  ports?: { compat?: number; changelog?: number; license?: number };
+  /** Also serve A2A 0.3. @default false */
+  legacy?: boolean;
+  /** @default 300 */
+  workDelayMs?: number;
+  /** @default 150 */
+  chunkDelayMs?: number;
+}
+
+export interface SampleAgents {
+  agents: { compat: RunningAgent; changelog: RunningAgent; license: RunningAgent };
+  /** Closes all three agents. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the three sample agents. If one cannot start, the others are closed again and the first
+ * error is thrown.
+ */
+export async function startSampleAgents(options: SampleAgentsOptions = {}): Promise<SampleAgents> {
+  const { host, ports = {}, legacy, workDelayMs, chunkDelayMs } = options;
+  const common = { host, legacy, workDelayMs, chunkDelayMs };
+  const results = await Promise.allSettled([
+    startDependencyCompatAgent({ ...common, port: ports.compat ?? 0 }),
+    startChangelogAgent({ ...common, port: ports.changelog ?? 0 }),
+    startLicenseAgent({ ...common, port: ports.license ?? 0 }),
+  ]);
+  const started = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+  const failure = results.find((r) => r.status === 'rejected');
+  if (failure) {
+    await Promise.all(started.map((agent) => agent.close()));
+    throw failure.reason;
+  }
+  const [compat, changelog, license] = started as [RunningAgent, RunningAgent, RunningAgent];
+  return {
+    agents: { compat, changelog, license },
+    close: async () => {
+      await Promise.all(started.map((agent) => agent.close()));
+    },
+  };
+}

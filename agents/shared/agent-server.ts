@@ -1,0 +1,121 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { AGENT_CARD_PATH } from '@a2a-js/sdk';
+import {
+  DefaultPushNotificationSender,
+  DefaultRequestHandler,
+  InMemoryPushNotificationStore,
+  InMemoryTaskStore,
+  type AgentExecutor,
+} from '@a2a-js/sdk/server';
+import { agentCardHandler, jsonRpcHandler, restHandler } from '@a2a-js/sdk/server/express';
+import { createLegacyAwarePushNotificationSender } from '@a2a-js/sdk/compat/v0_3/server';
+import { buildAgentCard, JSONRPC_PATH, REST_PATH, type AgentDescription } from './agent-card.js';
+import { StatsRecorder, type AgentStats } from './agent-stats.js';
+import { CountingTaskStore } from './counting-task-store.js';
+
+export interface AgentServerOptions {
+  /** Interface to bind. @default '127.0.0.1' */
+  host?: string;
+  /** Port to bind; 0 picks a free port (read it back from `baseUrl`). @default 0 */
+  port?: number;
+  /** Also serve A2A 0.3 (JSON-RPC and HTTP+JSON) through the SDK's compat layer. @default false */
+  legacy?: boolean;
+}
+
+/** A sample agent listening on its port. */
+export interface RunningAgent {
+  /** The agent card's `name`. */
+  name: string;
+  /** `http://HOST:PORT`, with the port actually bound. */
+  baseUrl: string;
+  /** `baseUrl + '/.well-known/agent-card.json'`. */
+  cardUrl: string;
+  /** Live counters; the same object for the agent's whole life (`resetStats` clears it in place). */
+  stats: AgentStats;
+  resetStats(): void;
+  /** Stops listening, ends every open connection (SSE streams included) and every running task. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** An agent executor that can drop all its in-flight work at shutdown. */
+export interface DisposableExecutor extends AgentExecutor {
+  dispose(): void;
+}
+
+export interface AgentDefinition {
+  description: AgentDescription;
+  executor: DisposableExecutor;
+}
+
+/**
+ * Serves one agent with the SDK's express handlers: the card at `/.well-known/agent-card.json`,
+ * JSON-RPC at `/a2a/jsonrpc`, HTTP+JSON at `/a2a/rest`, in-memory tasks, push notifications
+ * (any URL, loopback included: the SDK sender does no address filtering).
+ * @throws when the port cannot be bound.
+ */
+export async function startAgentServer(definition: AgentDefinition, options: AgentServerOptions = {}): Promise<RunningAgent> {
+  const host = options.host ?? '127.0.0.1';
+  const legacy = options.legacy ?? false;
+  const server = createServer();
+  await listen(server, options.port ?? 0, host, definition.description.name);
+  const { port } = server.address() as AddressInfo;
+  const baseUrl = `http://${urlHost(host)}:${port}`;
+
+  const card = buildAgentCard(definition.description, baseUrl, legacy);
+  const recorder = new StatsRecorder(JSONRPC_PATH);
+  const taskStore = new CountingTaskStore(new InMemoryTaskStore(), () => recorder.taskCreated());
+  const pushStore = new InMemoryPushNotificationStore();
+  // The legacy-aware sender keeps 0.3-registered webhooks on 0.3-shaped bodies.
+  const pushSender = legacy
+    ? createLegacyAwarePushNotificationSender(pushStore)
+    : new DefaultPushNotificationSender(pushStore);
+  const requestHandler = new DefaultRequestHandler(card, taskStore, definition.executor, undefined, pushStore, pushSender);
+  const legacyCompat = legacy ? { enabled: true } : undefined;
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(recorder.middleware);
+  app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: requestHandler, legacyCompat }));
+  app.use(JSONRPC_PATH, jsonRpcHandler({ requestHandler, userBuilder: recorder.userBuilder, legacyCompat }));
+  app.use(REST_PATH, restHandler({ requestHandler, userBuilder: recorder.userBuilder, legacyCompat }));
+  // Attached after listen because the card needs the bound port; no request can be parsed before
+  // this synchronous continuation runs.
+  server.on('request', app);
+
+  let closing: Promise<void> | undefined;
+  return {
+    name: card.name,
+    baseUrl,
+    cardUrl: `${baseUrl}/${AGENT_CARD_PATH}`,
+    stats: recorder.stats,
+    resetStats: () => recorder.reset(),
+    close: () => {
+      closing ??= new Promise<void>((resolve) => {
+        definition.executor.dispose();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}
+
+function listen(server: Server, port: number, host: string, name: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: Error) => reject(new Error(`${name} could not listen on ${host}:${port}: ${error.message}`, { cause: error }));
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+}
+
+/** The host part of a URL that reaches a server bound to `host` (wildcards → loopback). */
+function urlHost(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}

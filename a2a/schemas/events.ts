@@ -1,0 +1,45 @@
+/**
+ * Stream events and the two oneof responses (A2A 1.0 §3, §5).
+ *
+ * `SendMessageResponse` is `{"task":…}` | `{"message":…}` — both the JSON-RPC `result` and the
+ * REST body. `StreamResponse` adds `{"statusUpdate":…}` and `{"artifactUpdate":…}`. There is no
+ * `kind` and no `final` in 1.0: a stream ends when the server closes it.
+ */
+import { z } from 'zod';
+import { IdSchema, MetadataSchema, oneofKeys, wireObject } from './json.js';
+import { MessageSchema } from './message.js';
+import { ArtifactSchema, TaskSchema, TaskStatusSchema } from './task.js';
+
+export const TaskStatusUpdateEventSchema = wireObject({
+  taskId: IdSchema,
+  contextId: z.string().optional(),
+  status: TaskStatusSchema,
+  metadata: MetadataSchema.optional(),
+});
+export type TaskStatusUpdateEvent = z.infer<typeof TaskStatusUpdateEventSchema>;
+
+export const TaskArtifactUpdateEventSchema = wireObject({
+  taskId: IdSchema,
+  contextId: z.string().optional(),
+  artifact: ArtifactSchema,
+  /** Add these parts to the artifact already sent with the same `artifactId` (absent = false = replace). */
+  append: z.boolean().optional(),
+  /** This is the artifact's final chunk (absent = false). */
+  lastChunk: z.boolean().optional(),
+  metadata: MetadataSchema.optional(),
+});
+export type TaskArtifactUpdateEvent = z.infer<typeof TaskArtifactUpdateEventSchema>;
+
+export const SendMessageResponseSchema = oneofKeys({ task: TaskSchema, message: MessageSchema }, 'a SendMessageResponse');
+export type SendMessageResponse = z.infer<typeof SendMessageResponseSchema>;
+
+export const StreamResponseSchema = oneofKeys(
+  {
+    task: TaskSchema,
+    message: MessageSchema,
+    statusUpdate: TaskStatusUpdateEventSchema,
+    artifactUpdate: TaskArtifactUpdateEventSchema,
+  },
+  'a StreamResponse',
+);
+export type StreamResponse = z.infer<typeof StreamResponseSchema>;

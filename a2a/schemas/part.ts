@@ -1,0 +1,62 @@
+/**
+ * `Part` (A2A 1.0 §4): a oneof `content` — the key that is present gives the kind —
+ * plus the shared optional `metadata`, `filename` and `mediaType`.
+ *
+ * ```json
+ * {"text":"hi","mediaType":"text/plain"}
+ * {"raw":"<base64>","filename":"a.png","mediaType":"image/png"}
+ * {"url":"https://…/doc.pdf","filename":"doc.pdf","mediaType":"application/pdf"}
+ * {"data":{"k":1},"mediaType":"application/json"}
+ * ```
+ */
+import { z } from 'zod';
+import { JsonValueSchema, MetadataSchema, wireObject } from './json.js';
+
+const shared = {
+  metadata: MetadataSchema.optional(),
+  filename: z.string().optional(),
+  mediaType: z.string().optional(),
+};
+
+export const TextPartSchema = wireObject({ text: z.string(), ...shared });
+export const RawPartSchema = wireObject({ raw: z.string(), ...shared });
+export const UrlPartSchema = wireObject({ url: z.string(), ...shared });
+export const DataPartSchema = wireObject({ data: JsonValueSchema, ...shared });
+
+export type TextPart = z.infer<typeof TextPartSchema>;
+export type RawPart = z.infer<typeof RawPartSchema>;
+export type UrlPart = z.infer<typeof UrlPartSchema>;
+export type DataPart = z.infer<typeof DataPartSchema>;
+export type Part = TextPart | RawPart | UrlPart | DataPart;
+
+const CONTENT_KEYS = ['text', 'raw', 'url', 'data'] as const;
+
+/** A part with exactly one content key; "no content" and "two contents" are both errors. */
+export const PartSchema = wireObject(
+  {
+    text: z.string().optional(),
+    raw: z.string().optional(),
+    url: z.string().optional(),
+    data: JsonValueSchema.optional(),
+    ...shared,
+  },
+  { exactlyOneOf: CONTENT_KEYS, message: 'a part needs exactly one of text, raw, url or data' },
+).transform((value) => value as Part);
+
+/** Which content a part carries. */
+export function partKind(part: Part): 'text' | 'raw' | 'url' | 'data' {
+  if ('text' in part) return 'text';
+  if ('raw' in part) return 'raw';
+  if ('url' in part) return 'url';
+  return 'data';
+}
+
+/** A text part, for building messages: `textPart('hello')`. */
+export function textPart(text: string, mediaType = 'text/plain'): TextPart {
+  return { text, mediaType };
+}
+
+/** A data part, for building messages: `dataPart({ name: 'payment-service' })`. */
+export function dataPart(data: z.infer<typeof JsonValueSchema>, mediaType = 'application/json'): DataPart {
+  return { data, mediaType };
+}

@@ -1,0 +1,29 @@
+/**
+ * `TaskPushNotificationConfig` (A2A 1.0 §6): a webhook the agent POSTs StreamResponse
+ * events to. Inline in `SendMessageConfiguration` it has no `taskId`; the agent assigns `id`.
+ */
+import { z } from 'zod';
+import { wireObject } from './json.js';
+
+export const AuthenticationInfoSchema = wireObject({
+  /** An IANA HTTP auth scheme such as `Bearer` (compared case-insensitively). */
+  scheme: z.string(),
+  credentials: z.string().optional(),
+});
+export type AuthenticationInfo = z.infer<typeof AuthenticationInfoSchema>;
+
+export const TaskPushNotificationConfigSchema = wireObject({
+  tenant: z.string().optional(),
+  id: z.string().optional(),
+  taskId: z.string().optional(),
+  url: z.string({ error: 'expected the webhook URL' }).min(1, { error: 'must not be empty' }),
+  token: z.string().optional(),
+  authentication: AuthenticationInfoSchema.optional(),
+});
+export type TaskPushNotificationConfig = z.infer<typeof TaskPushNotificationConfigSchema>;
+
+export const ListTaskPushNotificationConfigsResponseSchema = wireObject({
+  configs: z.array(TaskPushNotificationConfigSchema).default([]),
+  nextPageToken: z.string().optional(),
+});
+export type ListTaskPushNotificationConfigsResponse = z.infer<typeof ListTaskPushNotificationConfigsResponseSchema>;

@@ -1,0 +1,38 @@
+/**
+ * `Task`, `TaskStatus` and `Artifact` (A2A 1.0 §4). Default-valued fields are omitted on the
+ * wire (no `artifacts` key when there are none), so every list here is optional.
+ */
+import { z } from 'zod';
+import { IdSchema, MetadataSchema, wireObject } from './json.js';
+import { MessageSchema } from './message.js';
+import { PartSchema } from './part.js';
+import { TaskStateSchema } from './task-state.js';
+
+export const TaskStatusSchema = wireObject({
+  state: TaskStateSchema,
+  /** The agent's words about this state, e.g. the question of an INPUT_REQUIRED status. */
+  message: MessageSchema.optional(),
+  /** ISO 8601 UTC. */
+  timestamp: z.string().optional(),
+});
+export type TaskStatus = z.infer<typeof TaskStatusSchema>;
+
+export const ArtifactSchema = wireObject({
+  artifactId: IdSchema,
+  name: z.string().optional(),
+  description: z.string().optional(),
+  parts: z.array(PartSchema).default([]),
+  metadata: MetadataSchema.optional(),
+  extensions: z.array(z.string()).optional(),
+});
+export type Artifact = z.infer<typeof ArtifactSchema>;
+
+export const TaskSchema = wireObject({
+  id: IdSchema,
+  contextId: z.string().optional(),
+  status: TaskStatusSchema,
+  artifacts: z.array(ArtifactSchema).optional(),
+  history: z.array(MessageSchema).optional(),
+  metadata: MetadataSchema.optional(),
+});
+export type Task = z.infer<typeof TaskSchema>;

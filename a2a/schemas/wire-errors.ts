@@ -1,0 +1,51 @@
+/**
+ * Error bodies as they arrive on the wire (A2A 1.0 §7).
+ *
+ * - JSON-RPC: `{"jsonrpc":"2.0","id":…,"error":{"code":-32001,"message":"…","data":[ErrorInfo…]}}`
+ *   (in 0.3 `data` was free-form, so anything is accepted there).
+ * - HTTP+JSON (google.rpc.Status, AIP-193):
+ *   `{"error":{"code":404,"status":"NOT_FOUND","message":"…","details":[ErrorInfo…]}}`.
+ * - ErrorInfo: `{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"TASK_NOT_FOUND","domain":"a2a-protocol.org","metadata":{…}}`.
+ */
+import { z } from 'zod';
+
+export const ErrorInfoSchema = z.object({
+  '@type': z.string().optional(),
+  reason: z.string(),
+  domain: z.string().optional(),
+  metadata: z.record(z.string(), z.string()).optional(),
+});
+export type ErrorInfo = z.infer<typeof ErrorInfoSchema>;
+
+export const JsonRpcErrorObjectSchema = z.object({
+  code: z.number().int(),
+  message: z.string().default(''),
+  data: z.unknown().optional(),
+});
+export type JsonRpcErrorObject = z.infer<typeof JsonRpcErrorObjectSchema>;
+
+export const JsonRpcResponseSchema = z.union([
+  z.object({ jsonrpc: z.string().optional(), id: z.unknown().optional(), error: JsonRpcErrorObjectSchema }),
+  z.object({ jsonrpc: z.string().optional(), id: z.unknown().optional(), result: z.unknown() }),
+]);
+
+export const GoogleRpcStatusSchema = z.object({
+  error: z.object({
+    code: z.number().int().optional(),
+    status: z.string().optional(),
+    message: z.string().default(''),
+    details: z.array(z.unknown()).optional(),
+  }),
+});
+export type GoogleRpcStatus = z.infer<typeof GoogleRpcStatusSchema>;
+
+/** The ErrorInfo details of an error (`data` of a JSON-RPC error, `details` of a google.rpc.Status). */
+export function errorInfos(details: unknown): ErrorInfo[] {
+  if (!Array.isArray(details)) return [];
+  const infos: ErrorInfo[] = [];
+  for (const d of details) {
+    const parsed = ErrorInfoSchema.safeParse(d);
+    if (parsed.success) infos.push(parsed.data);
+  }
+  return infos;
+}

@@ -1,0 +1,213 @@
+/**
+ * From what came over the wire to a typed {@link A2AError}: JSON-RPC error objects, HTTP+JSON
+ * `google.rpc.Status` bodies (told apart by `ErrorInfo.reason`, since many share HTTP 400),
+ * 0.3 REST error bodies (`{code, message, data}` with the JSON-RPC code), bare HTTP statuses,
+ * and network failures from undici.
+ */
+import {
+  A2AError,
+  ConnectionError,
+  HttpStatusError,
+  JsonRpcProtocolError,
+  PROTOCOL_ERRORS_BY_REASON,
+  PROTOCOL_ERRORS_BY_RPC_CODE,
+  PermissionDeniedError,
+  RateLimitedError,
+  TransportTimeoutError,
+  UnauthenticatedError,
+  UnknownAgentError,
+  type ErrorContext,
+} from './errors.js';
+import { scrubSecrets } from './auth.js';
+import { errorInfos, type ErrorInfo } from './schemas/wire-errors.js';
+
+/** An error context plus the credential values to keep out of messages. */
+export interface ErrorScope extends ErrorContext {
+  secrets?: readonly string[];
+}
+
+function context(scope: ErrorScope): ErrorContext {
+  const ctx: ErrorContext = {};
+  if (scope.operation !== undefined) ctx.operation = scope.operation;
+  if (scope.agentUrl !== undefined) ctx.agentUrl = scope.agentUrl;
+  return ctx;
+}
+
+function scrub(text: string | undefined, scope: ErrorScope): string {
+  return scrubSecrets(text ?? '', scope.secrets ?? []);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The first ErrorInfo whose reason we know (A2A domain preferred). */
+function knownReason(infos: ErrorInfo[]): ErrorInfo | undefined {
+  return (
+    infos.find((i) => PROTOCOL_ERRORS_BY_REASON.has(i.reason) && (i.domain === undefined || i.domain === 'a2a-protocol.org')) ??
+    infos.find((i) => PROTOCOL_ERRORS_BY_REASON.has(i.reason))
+  );
+}
+
+/**
+ * A JSON-RPC `error` object (1.0: `data` = ErrorInfo[]; 0.3: free-form `data`).
+ * The A2A code wins; a known ErrorInfo reason is the fallback for custom codes.
+ */
+export function errorFromJsonRpcError(error: unknown, scope: ErrorScope, httpStatus?: number): A2AError {
+  const ctx = context(scope);
+  const obj = isRecord(error) ? error : {};
+  const code = typeof obj.code === 'number' ? obj.code : undefined;
+  const agentMessage = scrub(typeof obj.message === 'string' ? obj.message : '', scope);
+  const infos = errorInfos(obj.data);
+  const info = knownReason(infos);
+  const extra = {
+    agentMessage,
+    ...(code !== undefined ? { rpcCode: code } : {}),
+    ...(httpStatus !== undefined ? { httpStatus } : {}),
+    ...(info?.metadata ? { errorInfoMetadata: info.metadata } : {}),
+  };
+  const byCode = code !== undefined ? PROTOCOL_ERRORS_BY_RPC_CODE.get(code) : undefined;
+  if (byCode) return new byCode({ ...ctx, ...extra });
+  const byReason = info ? PROTOCOL_ERRORS_BY_REASON.get(info.reason) : undefined;
+  if (byReason) return new byReason({ ...ctx, ...extra });
+  if (code !== undefined && JsonRpcProtocolError.isStandardCode(code)) {
+    return new JsonRpcProtocolError(code, { ...ctx, agentMessage, ...(httpStatus !== undefined ? { httpStatus } : {}) });
+  }
+  const reason = infos[0]?.reason;
+  return new UnknownAgentError({
+    ...ctx,
+    agentMessage,
+    ...(code !== undefined ? { rpcCode: code } : {}),
+    ...(reason !== undefined ? { reason } : {}),
+    ...(httpStatus !== undefined ? { httpStatus } : {}),
+  });
+}
+
+/**
+ * An HTTP+JSON error body: `{"error":{"code","status","message","details"}}` (1.0,
+ * google.rpc.Status). Returns undefined when the value is not such a body.
+ */
+export function errorFromRpcStatus(body: unknown, scope: ErrorScope, httpStatus?: number): A2AError | undefined {
+  if (!isRecord(body) || !isRecord(body.error)) return undefined;
+  const status = body.error;
+  const ctx = context(scope);
+  const agentMessage = scrub(typeof status.message === 'string' ? status.message : '', scope);
+  const http = httpStatus ?? (typeof status.code === 'number' ? status.code : undefined);
+  const statusName = typeof status.status === 'string' ? status.status : undefined;
+  const infos = errorInfos(status.details);
+  const info = knownReason(infos);
+  if (info) {
+    const ctor = PROTOCOL_ERRORS_BY_REASON.get(info.reason)!;
+    return new ctor({
+      ...ctx,
+      agentMessage,
+      ...(http !== undefined ? { httpStatus: http } : {}),
+      ...(info.metadata ? { errorInfoMetadata: info.metadata } : {}),
+    });
+  }
+  // The official SDK's "request malformed" (bad JSON, missing messageId) has reason INVALID_PARAMS.
+  if (infos.some((i) => i.reason === 'INVALID_PARAMS') || (statusName === 'INVALID_ARGUMENT' && infos.length === 0)) {
+    return new JsonRpcProtocolError(-32602, { ...ctx, agentMessage, ...(http !== undefined ? { httpStatus: http } : {}) });
+  }
+  if (statusName === 'UNAUTHENTICATED' || http === 401) return new UnauthenticatedError({ ...ctx, ...(http !== undefined ? { httpStatus: http } : {}) });
+  if (statusName === 'PERMISSION_DENIED' || http === 403) return new PermissionDeniedError({ ...ctx, ...(http !== undefined ? { httpStatus: http } : {}) });
+  const reason = infos[0]?.reason ?? statusName;
+  return new UnknownAgentError({
+    ...ctx,
+    agentMessage,
+    ...(reason !== undefined ? { reason } : {}),
+    ...(http !== undefined ? { httpStatus: http } : {}),
+  });
+}
+
+/**
+ * A non-2xx HTTP answer. 401, 403 and 429 are decided by the status; otherwise an A2A error in
+ * the body (JSON-RPC error, google.rpc.Status, or a 0.3 `{code, message}` body) wins, and a
+ * body without one becomes an {@link HttpStatusError} (5xx retryable, 4xx not).
+ */
+export function errorFromHttpResponse(
+  status: number,
+  headers: Record<string, string | string[] | undefined>,
+  text: string,
+  scope: ErrorScope,
+): A2AError {
+  const ctx = context(scope);
+  if (status === 429) {
+    const retryAfterMs = parseRetryAfter(headerValue(headers, 'retry-after'));
+    return new RateLimitedError({ ...ctx, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) });
+  }
+  if (status === 401) return new UnauthenticatedError({ ...ctx, httpStatus: status });
+  if (status === 403) return new PermissionDeniedError({ ...ctx, httpStatus: status });
+  let body: unknown;
+  try {
+    body = text.trim() ? (JSON.parse(text) as unknown) : undefined;
+  } catch {
+    body = undefined;
+  }
+  if (isRecord(body)) {
+    const fromStatus = errorFromRpcStatus(body, scope, status);
+    if (fromStatus) return fromStatus;
+    if (isRecord(body.error) && typeof body.error.code === 'number') return errorFromJsonRpcError(body.error, scope, status);
+    // 0.3 HTTP+JSON error body: the JSON-RPC error object itself.
+    if (typeof body.code === 'number' && typeof body.message === 'string') return errorFromJsonRpcError(body, scope, status);
+  }
+  const snippet = scrub(text.trim().slice(0, 200), scope);
+  return new HttpStatusError(status, { ...ctx, ...(snippet ? { bodySnippet: snippet } : {}) });
+}
+
+export function headerValue(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
+  const value = headers[name] ?? headers[name.toLowerCase()];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** `Retry-After`: delay-seconds or an HTTP-date; returns milliseconds from `now` (never negative). */
+export function parseRetryAfter(value: string | undefined, now: number = Date.now()): number | undefined {
+  if (value === undefined) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  const date = Date.parse(trimmed);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - now);
+}
+
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+
+/** The system or undici code of a network error (looking through `cause` and AggregateError). */
+export function networkErrorCode(error: unknown): string | undefined {
+  const seen = new Set<unknown>();
+  let current: unknown = error;
+  while (isErrorLike(current) && !seen.has(current)) {
+    seen.add(current);
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    const errors = (current as { errors?: unknown }).errors;
+    if (Array.isArray(errors) && errors.length > 0) {
+      current = errors[0];
+      continue;
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function isErrorLike(value: unknown): value is object {
+  return typeof value === 'object' && value !== null;
+}
+
+/**
+ * A failure of the HTTP exchange itself (no answer, or a broken one): timeouts become
+ * {@link TransportTimeoutError}, everything with a network error code {@link ConnectionError}.
+ * Returns undefined for errors that are not network failures (bugs are not disguised).
+ */
+export function errorFromNetwork(
+  error: unknown,
+  scope: ErrorScope,
+  options: { midStream?: boolean } = {},
+): A2AError | undefined {
+  if (error instanceof A2AError) return error;
+  const code = networkErrorCode(error);
+  if (code === undefined) return undefined;
+  const ctx = context(scope);
+  if (TIMEOUT_CODES.has(code)) return new TransportTimeoutError({ ...ctx, cause: error });
+  return new ConnectionError({ ...ctx, systemCode: code, cause: error, ...(options.midStream ? { midStream: true } : {}) });
+}

@@ -1,0 +1,72 @@
+/**
+ * From an open HTTP response to validated StreamResponse objects, for both bindings.
+ *
+ * - Branches on `Content-Type`: a streaming call may be answered with plain JSON (an error
+ *   raised before the first event, or for JSON-RPC even a single result) instead of SSE.
+ * - `event: error` carries `{"error":…}` (REST) or a JSON-RPC error response: it is thrown as
+ *   the matching A2AError.
+ * - The idle timer is restarted by every event and comment, and paused while the consumer
+ *   holds an event.
+ * - However the iteration ends (done, error, `break`, abort), the request is released.
+ */
+import { errorFromHttpResponse, headerValue } from './error-mapping.js';
+import type { A2AError } from './errors.js';
+import type { OpenStream } from './http.js';
+import type { StreamResponse } from './schemas/events.js';
+import { readSseEvents } from './sse.js';
+import { parseJsonText, type ParseContext } from './validation.js';
+
+/** One decoded event; `final` ends the stream (0.3 `final: true`, or a direct Message reply). */
+export interface DecodedEvent {
+  response: StreamResponse;
+  final: boolean;
+}
+
+/** How a binding/version reads the JSON inside a stream. */
+export interface StreamDecoder {
+  /** An SSE `data` payload, or a plain JSON answer: the event, or throws the error it carries. */
+  decode(json: unknown): DecodedEvent;
+  /** The payload of an `event: error` SSE event. */
+  error(json: unknown): A2AError;
+}
+
+export function isEventStream(contentType: string | undefined): boolean {
+  return (contentType ?? '').toLowerCase().split(';')[0]?.trim() === 'text/event-stream';
+}
+
+export async function* streamResponses(
+  stream: OpenStream,
+  decoder: StreamDecoder,
+  ctx: ParseContext,
+): AsyncGenerator<StreamResponse, void, undefined> {
+  try {
+    if (stream.status < 200 || stream.status >= 300) {
+      const text = await stream.text();
+      throw errorFromHttpResponse(stream.status, stream.headers, text, stream.scope);
+    }
+    if (!isEventStream(headerValue(stream.headers, 'content-type'))) {
+      const text = await stream.text();
+      const decoded = decoder.decode(parseJsonText(text, ctx));
+      stream.pause();
+      yield decoded.response;
+      return;
+    }
+    const events = readSseEvents(stream.body, { onComment: () => stream.touch() });
+    for await (const event of events) {
+      if (event.event === 'error') throw decoder.error(parseJsonText(event.data, { ...ctx, what: 'error event' }));
+      if (event.data.trim() === '') {
+        stream.touch();
+        continue;
+      }
+      const decoded = decoder.decode(parseJsonText(event.data, ctx));
+      stream.pause();
+      yield decoded.response;
+      if (decoded.final) return;
+      stream.touch();
+    }
+  } catch (error) {
+    throw stream.classify(error);
+  } finally {
+    stream.close();
+  }
+}

@@ -1,0 +1,240 @@
+/**
+ * The one place that talks to undici. Every request gets: the caller's `AbortSignal`, a
+ * timeout, the credentials resolved for this request (headers or query), and error
+ * classification. Nothing here retries: a failed request becomes a typed error and the caller's
+ * retry policy decides.
+ *
+ * - Unary calls: `timeoutMs` bounds the whole exchange, body included.
+ * - Streams: `connectTimeoutMs` bounds the wait for response headers; after that the stream
+ *   stays open as long as events keep coming (the idle timer is reset by the reader through
+ *   {@link OpenStream.touch}). undici's own 300 s body timeout is switched off for streams, since
+ *   a task waiting for input keeps its subscription silent for as long as it waits.
+ */
+import { request, type Dispatcher } from 'undici';
+import { resolveAuth, secretsOf, type AuthResolver } from './auth.js';
+import { AbortedError, StreamIdleTimeoutError, TransportTimeoutError, type A2AError, type ErrorContext } from './errors.js';
+import { errorFromNetwork, type ErrorScope } from './error-mapping.js';
+
+export interface HttpClientOptions {
+  /** undici dispatcher (an `Agent`, `Pool`, or a `MockAgent` in tests). Default: undici's global one. */
+  dispatcher?: Dispatcher;
+  auth?: AuthResolver;
+  userAgent?: string;
+}
+
+export interface HttpRequest {
+  method: 'GET' | 'POST' | 'DELETE';
+  url: string;
+  /** Query parameters; arrays become repeated keys, undefined values are left out. */
+  query?: Record<string, string | number | boolean | readonly string[] | undefined>;
+  headers: Record<string, string>;
+  body?: string;
+  /** Operation and agent URL for error messages. */
+  context: ErrorContext;
+  signal?: AbortSignal | undefined;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  /** The credential values used for this request, for scrubbing error text. */
+  scope: ErrorScope;
+}
+
+export interface OpenStream {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: AsyncIterable<Uint8Array>;
+  scope: ErrorScope;
+  /** Reads the rest of the body as text (for a non-SSE answer). */
+  text(): Promise<string>;
+  /** An event (or heartbeat) arrived: restart the idle timer. */
+  touch(): void;
+  /** Stop the idle timer while the consumer holds an event (its slowness is not the agent's silence). */
+  pause(): void;
+  /** Releases the connection (idempotent). */
+  close(): void;
+  /** Classifies an error thrown while reading the body. */
+  classify(error: unknown): unknown;
+}
+
+const DEFAULT_USER_AGENT = 'a2a-temporal';
+
+/** The URL without user info, query or fragment: safe to print. */
+export function displayUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname}`;
+  } catch {
+    return url.replace(/[?#].*$/, '');
+  }
+}
+
+/** Why our own controller aborted a request. */
+type AbortCause = 'caller' | 'timeout' | 'idle' | 'closed';
+
+class AbortReason extends Error {
+  constructor(readonly why: AbortCause) {
+    super(`a2a request ${why}`);
+  }
+}
+
+export class HttpClient {
+  constructor(private readonly options: HttpClientOptions = {}) {}
+
+  /** A request/response exchange whose body is read completely, within `timeoutMs`. */
+  async unary(req: HttpRequest, timeoutMs?: number): Promise<HttpResponse> {
+    const prepared = await this.prepare(req);
+    const guard = new AbortGuard(req.signal);
+    guard.startTimer('timeout', timeoutMs);
+    try {
+      guard.throwIfCallerAborted(req.context);
+      const res = await request(prepared.url, {
+        method: req.method,
+        headers: prepared.headers,
+        body: req.body ?? null,
+        signal: guard.signal,
+        ...(this.options.dispatcher ? { dispatcher: this.options.dispatcher } : {}),
+      });
+      const text = await res.body.text();
+      return { status: res.statusCode, headers: res.headers, text, scope: { ...req.context, secrets: prepared.secrets } };
+    } catch (error) {
+      throw guard.classify(error, { ...req.context, secrets: prepared.secrets }, { timeoutMs });
+    } finally {
+      guard.dispose();
+    }
+  }
+
+  /** Opens a streaming response: resolves once the headers are in. */
+  async stream(req: HttpRequest, options: { connectTimeoutMs?: number; idleTimeoutMs?: number }): Promise<OpenStream> {
+    const prepared = await this.prepare(req);
+    const scope: ErrorScope = { ...req.context, secrets: prepared.secrets };
+    const guard = new AbortGuard(req.signal);
+    guard.startTimer('timeout', options.connectTimeoutMs);
+    let res: Dispatcher.ResponseData;
+    try {
+      guard.throwIfCallerAborted(req.context);
+      res = await request(prepared.url, {
+        method: req.method,
+        headers: prepared.headers,
+        body: req.body ?? null,
+        signal: guard.signal,
+        bodyTimeout: 0,
+        ...(this.options.dispatcher ? { dispatcher: this.options.dispatcher } : {}),
+      });
+    } catch (error) {
+      guard.dispose();
+      throw guard.classify(error, scope, { timeoutMs: options.connectTimeoutMs });
+    }
+    guard.clearTimer();
+    const idle = options.idleTimeoutMs;
+    guard.startTimer('idle', idle);
+    let closed = false;
+    return {
+      status: res.statusCode,
+      headers: res.headers,
+      body: res.body,
+      scope,
+      text: () => res.body.text(),
+      touch: () => {
+        if (!closed) guard.startTimer('idle', idle);
+      },
+      pause: () => guard.clearTimer(),
+      close: () => {
+        if (closed) return;
+        closed = true;
+        // Swallow the abort error of a body nobody reads any more, then release the socket.
+        res.body.on('error', () => {});
+        guard.abortWith('closed');
+        guard.dispose();
+      },
+      classify: (error: unknown) => guard.classify(error, scope, { idleTimeoutMs: idle, midStream: true }),
+    };
+  }
+
+  private async prepare(req: HttpRequest): Promise<{ url: string; headers: Record<string, string>; secrets: string[] }> {
+    const auth = await resolveAuth(this.options.auth);
+    const url = new URL(req.url);
+    for (const [key, value] of Object.entries(req.query ?? {})) {
+      if (value === undefined) continue;
+      if (Array.isArray(value)) for (const v of value) url.searchParams.append(key, v);
+      else url.searchParams.set(key, String(value));
+    }
+    for (const [key, value] of Object.entries(auth.query ?? {})) url.searchParams.set(key, value);
+    const headers: Record<string, string> = { 'user-agent': this.options.userAgent ?? DEFAULT_USER_AGENT };
+    for (const [key, value] of Object.entries(req.headers)) headers[key.toLowerCase()] = value;
+    for (const [key, value] of Object.entries(auth.headers ?? {})) headers[key.toLowerCase()] = value;
+    return { url: url.toString(), headers, secrets: secretsOf(auth) };
+  }
+}
+
+/**
+ * One AbortController per request, fed by the caller's signal and our timers, that remembers
+ * why it fired so the resulting error can say so.
+ */
+class AbortGuard {
+  private readonly controller = new AbortController();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly onCallerAbort = () => this.abortWith('caller');
+
+  constructor(private readonly callerSignal: AbortSignal | undefined) {
+    if (callerSignal?.aborted) this.abortWith('caller');
+    else callerSignal?.addEventListener('abort', this.onCallerAbort, { once: true });
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  get why(): AbortCause | undefined {
+    const reason: unknown = this.controller.signal.reason;
+    return reason instanceof AbortReason ? reason.why : undefined;
+  }
+
+  throwIfCallerAborted(context: ErrorContext): void {
+    if (this.why === 'caller') throw new AbortedError({ ...context, cause: this.callerSignal?.reason });
+  }
+
+  abortWith(why: AbortCause): void {
+    if (!this.controller.signal.aborted) this.controller.abort(new AbortReason(why));
+  }
+
+  startTimer(why: 'timeout' | 'idle', ms: number | undefined): void {
+    this.clearTimer();
+    if (ms === undefined || ms <= 0 || this.controller.signal.aborted) return;
+    this.timer = setTimeout(() => this.abortWith(why), ms);
+  }
+
+  clearTimer(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  dispose(): void {
+    this.clearTimer();
+    this.callerSignal?.removeEventListener('abort', this.onCallerAbort);
+  }
+
+  classify(
+    error: unknown,
+    scope: ErrorScope,
+    details: { timeoutMs?: number | undefined; idleTimeoutMs?: number | undefined; midStream?: boolean },
+  ): unknown {
+    const ctx: ErrorContext = {};
+    if (scope.operation !== undefined) ctx.operation = scope.operation;
+    if (scope.agentUrl !== undefined) ctx.agentUrl = scope.agentUrl;
+    switch (this.why) {
+      case 'caller':
+        return new AbortedError({ ...ctx, cause: this.callerSignal?.reason });
+      case 'timeout':
+        return new TransportTimeoutError({ ...ctx, ...(details.timeoutMs !== undefined ? { timeoutMs: details.timeoutMs } : {}) });
+      case 'idle':
+        return new StreamIdleTimeoutError({ ...ctx, idleTimeoutMs: details.idleTimeoutMs ?? 0 });
+      default: {
+        const mapped: A2AError | undefined = errorFromNetwork(error, scope, details.midStream ? { midStream: true } : {});
+        return mapped ?? error;
+      }
+    }
+  }
+}

@@ -1,0 +1,179 @@
+/**
+ * Discovery (A2A 1.0 §8): fetch and validate the agent card, revalidate it with
+ * `ETag`/`Last-Modified`, and choose the interface to talk to.
+ */
+import type { Dispatcher } from 'undici';
+import type { AuthResolver } from './auth.js';
+import { NoUsableInterfaceError, type ErrorContext } from './errors.js';
+import { errorFromHttpResponse, headerValue } from './error-mapping.js';
+import { HttpClient, displayUrl } from './http.js';
+import { AgentCardSchema, type AgentCard } from './schemas/agent-card.js';
+import { parseJsonText, parseWire } from './validation.js';
+import { isLegacyCard, legacyCardToV1, majorMinor } from './v0-3/agent-card.js';
+
+/** The well-known path of the public agent card (§8.2). */
+export const AGENT_CARD_PATH = '.well-known/agent-card.json';
+
+export type SupportedBinding = 'HTTP+JSON' | 'JSONRPC';
+export type SupportedVersion = '1.0' | '0.3';
+
+/** The interface chosen from a card: where to send requests and how to speak there. */
+export interface SelectedInterface {
+  url: string;
+  binding: SupportedBinding;
+  protocolVersion: SupportedVersion;
+  /** Copied into every request when non-empty. */
+  tenant?: string;
+}
+
+export interface FetchedAgentCard {
+  card: AgentCard;
+  /** The URL the card was fetched from. */
+  cardUrl: string;
+  etag?: string;
+  lastModified?: string;
+  /** From `Cache-Control: max-age` (0 for `no-cache`/`no-store`). */
+  maxAgeSeconds?: number;
+}
+
+export interface FetchAgentCardOptions {
+  signal?: AbortSignal;
+  dispatcher?: Dispatcher;
+  timeoutMs?: number;
+  auth?: AuthResolver;
+  /** A card fetched earlier: it is revalidated (`If-None-Match`/`If-Modified-Since`), and returned as is on 304. */
+  previous?: FetchedAgentCard;
+  userAgent?: string;
+}
+
+/** A base URL gets `/.well-known/agent-card.json` appended; a URL ending in `.json` is used as is. */
+export function agentCardUrl(baseOrCardUrl: string): string {
+  const url = new URL(baseOrCardUrl);
+  if (url.pathname.endsWith('.json')) return url.toString();
+  if (!url.pathname.endsWith('/')) url.pathname += '/';
+  return new URL(AGENT_CARD_PATH, url).toString();
+}
+
+/**
+ * Fetches, validates and normalises an agent card (a 0.3 card comes back in 1.0 shape).
+ * Sends `A2A-Version: 1.0`, so an agent that serves both versions answers with its 1.0 card.
+ *
+ * @throws HttpStatusError, ConnectionError, TransportTimeoutError, AbortedError,
+ *   InvalidResponseError (not JSON, or not a card).
+ */
+export async function fetchAgentCard(baseOrCardUrl: string, options: FetchAgentCardOptions = {}): Promise<FetchedAgentCard> {
+  const cardUrl = agentCardUrl(baseOrCardUrl);
+  const context: ErrorContext = { operation: 'GetAgentCard', agentUrl: displayUrl(cardUrl) };
+  const http = new HttpClient({
+    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+    ...(options.auth ? { auth: options.auth } : {}),
+    ...(options.userAgent ? { userAgent: options.userAgent } : {}),
+  });
+  const headers: Record<string, string> = { accept: 'application/json', 'a2a-version': '1.0' };
+  const previous = options.previous?.cardUrl === cardUrl ? options.previous : undefined;
+  if (previous?.etag) headers['if-none-match'] = previous.etag;
+  if (previous?.lastModified) headers['if-modified-since'] = previous.lastModified;
+  const res = await http.unary({ method: 'GET', url: cardUrl, headers, context, signal: options.signal }, options.timeoutMs);
+  const maxAgeSeconds = parseMaxAge(headerValue(res.headers, 'cache-control'));
+  if (res.status === 304 && previous) {
+    return maxAgeSeconds === undefined ? previous : { ...previous, maxAgeSeconds };
+  }
+  if (res.status < 200 || res.status >= 300) throw errorFromHttpResponse(res.status, res.headers, res.text, res.scope);
+  const json = parseJsonText(res.text, { ...context, what: 'agent card' });
+  const fetched: FetchedAgentCard = { card: parseAgentCard(json, context), cardUrl };
+  const etag = headerValue(res.headers, 'etag');
+  const lastModified = headerValue(res.headers, 'last-modified');
+  if (etag) fetched.etag = etag;
+  if (lastModified) fetched.lastModified = lastModified;
+  if (maxAgeSeconds !== undefined) fetched.maxAgeSeconds = maxAgeSeconds;
+  return fetched;
+}
+
+/** `max-age=N` in seconds; 0 for `no-cache` / `no-store`; undefined when absent. */
+export function parseMaxAge(cacheControl: string | undefined): number | undefined {
+  if (!cacheControl) return undefined;
+  const directives = cacheControl.toLowerCase().split(',').map((d) => d.trim());
+  if (directives.includes('no-store') || directives.includes('no-cache')) return 0;
+  for (const d of directives) {
+    const match = /^max-age=(\d+)$/.exec(d);
+    if (match) return Number(match[1]);
+  }
+  return undefined;
+}
+
+/**
+ * Validates an agent card. A 0.3 card (`url`, `preferredTransport`, `additionalInterfaces`,
+ * `protocolVersion: "0.3.x"`) is normalised into 1.0 `supportedInterfaces` first.
+ *
+ * @throws InvalidResponseError naming the first invalid field.
+ */
+export function parseAgentCard(json: unknown, context: ErrorContext = { operation: 'GetAgentCard' }): AgentCard {
+  const normalised = isLegacyCard(json) ? legacyCardToV1(json) : json;
+  return parseWire(AgentCardSchema, normalised, { ...context, what: 'agent card' });
+}
+
+const BINDING_ALIASES: Record<string, SupportedBinding> = {
+  'HTTP+JSON': 'HTTP+JSON',
+  HTTP_JSON: 'HTTP+JSON',
+  HTTPJSON: 'HTTP+JSON',
+  REST: 'HTTP+JSON',
+  JSONRPC: 'JSONRPC',
+  'JSON-RPC': 'JSONRPC',
+  JSON_RPC: 'JSONRPC',
+};
+
+/** Our name for a card's binding, or undefined when we do not speak it. */
+export function supportedBinding(protocolBinding: string): SupportedBinding | undefined {
+  return BINDING_ALIASES[protocolBinding.trim().toUpperCase()];
+}
+
+/** "1.0", "1.0.1" → "1.0"; "0.3", "0.3.0" → "0.3"; other versions → undefined. */
+export function supportedVersion(protocolVersion: string): SupportedVersion | undefined {
+  const v = majorMinor(protocolVersion);
+  return v === '1.0' || v === '0.3' ? v : undefined;
+}
+
+export interface InterfacePreference {
+  /** Bindings we accept, best first. Default `['HTTP+JSON', 'JSONRPC']`. */
+  bindings?: SupportedBinding[];
+  /** Protocol versions we accept, best first. Default `['1.0', '0.3']`. */
+  versions?: SupportedVersion[];
+}
+
+/**
+ * Chooses the interface to use. Among the card's `supportedInterfaces` that we speak, the
+ * best protocol version wins (1.0 over 0.3: 0.3 lacks ListTasks), then the preferred binding
+ * (HTTP+JSON over JSONRPC), then the card's own order (first = the agent's preference).
+ *
+ * @throws NoUsableInterfaceError listing what the card offers.
+ */
+export function selectInterface(card: AgentCard, prefer: InterfacePreference = {}): SelectedInterface {
+  const bindings = prefer.bindings ?? ['HTTP+JSON', 'JSONRPC'];
+  const versions = prefer.versions ?? ['1.0', '0.3'];
+  let best: { rank: [number, number, number]; selected: SelectedInterface } | undefined;
+  card.supportedInterfaces.forEach((entry, index) => {
+    const binding = supportedBinding(entry.protocolBinding);
+    const version = supportedVersion(entry.protocolVersion);
+    if (!binding || !version) return;
+    const b = bindings.indexOf(binding);
+    const v = versions.indexOf(version);
+    if (b === -1 || v === -1) return;
+    const rank: [number, number, number] = [v, b, index];
+    if (!best || compareRank(rank, best.rank) < 0) {
+      const selected: SelectedInterface = { url: entry.url, binding, protocolVersion: version };
+      if (entry.tenant) selected.tenant = entry.tenant;
+      best = { rank, selected };
+    }
+  });
+  if (best) return (best as { selected: SelectedInterface }).selected;
+  const offered = card.supportedInterfaces.map((i) => `${i.protocolBinding} ${i.protocolVersion} at ${displayUrl(i.url)}`);
+  throw new NoUsableInterfaceError(offered, { wanted: `${bindings.join(' or ')}, ${versions.join(' or ')}` });
+}
+
+function compareRank(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < a.length; i++) {
+    const d = (a[i] ?? 0) - (b[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}

@@ -1,0 +1,253 @@
+/**
+ * The HTTP+JSON (REST) binding (A2A 1.0 §11): ProtoJSON bodies, paths relative to the
+ * interface URL (prefixed with `/{tenant}` when the interface has a tenant), query parameters
+ * for GET, SSE for the streaming operations. Errors are HTTP statuses with a
+ * `google.rpc.Status` body whose `ErrorInfo.reason` names the A2A error.
+ *
+ * Requests are sent as `application/json` (what 1.0.0 and the TCK use; every server accepts
+ * it); `application/a2a+json` and `application/json` replies are both read.
+ */
+import { errorFromHttpResponse, errorFromJsonRpcError, errorFromRpcStatus, type ErrorScope } from './error-mapping.js';
+import { UnknownAgentError, type A2AError } from './errors.js';
+import { streamResponses, type DecodedEvent, type StreamDecoder } from './event-stream.js';
+import { displayUrl, type HttpRequest } from './http.js';
+import type { BindingOptions } from './json-rpc-transport.js';
+import { SendMessageResponseSchema, StreamResponseSchema, type StreamResponse } from './schemas/events.js';
+import {
+  ListTaskPushNotificationConfigsResponseSchema,
+  TaskPushNotificationConfigSchema,
+  type TaskPushNotificationConfig,
+} from './schemas/push-config.js';
+import { ListTasksResponseSchema, type ListTasksRequest, type SendMessageRequest } from './schemas/requests.js';
+import { TaskSchema } from './schemas/task.js';
+import type {
+  CallOptions,
+  CancelTaskParams,
+  GetTaskParams,
+  ListPushConfigsParams,
+  ListPushConfigsResult,
+  PushConfigRef,
+  StreamOptions,
+  SubscribeToTaskParams,
+  Transport,
+} from './transport.js';
+import { parseJsonText, parseWire, type ParseContext } from './validation.js';
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+type Query = HttpRequest['query'];
+
+/** `encodeURIComponent` for one path segment. */
+export function seg(value: string): string {
+  return encodeURIComponent(value);
+}
+
+/** REST plumbing shared by the 1.0 and 0.3 dialects: URLs, headers, status handling, streams. */
+export class RestConnection {
+  readonly agentUrl: string;
+  private readonly base: string;
+
+  constructor(
+    private readonly options: BindingOptions,
+    private readonly headers: Record<string, string>,
+    readonly protocolVersion: string,
+    /** Path prefix of every route: `''` in 1.0, `'/v1'` in 0.3. */
+    prefix: string,
+    private readonly accept: string,
+    /** 1.0 prefixes every path with `/{tenant}` when the interface has one; 0.3 had no tenants. */
+    useTenant = true,
+  ) {
+    const tenant = useTenant && options.endpoint.tenant ? `/${seg(options.endpoint.tenant)}` : '';
+    this.base = `${options.endpoint.url.replace(/\/+$/, '')}${tenant}${prefix}`;
+    this.agentUrl = displayUrl(options.endpoint.url);
+  }
+
+  parseContext(operation: string, what: string): ParseContext {
+    return { operation, agentUrl: this.agentUrl, what, protocolVersion: this.protocolVersion };
+  }
+
+  private request(method: HttpRequest['method'], path: string, operation: string, body: unknown, query: Query, signal?: AbortSignal): HttpRequest {
+    const req: HttpRequest = {
+      method,
+      url: `${this.base}${path}`,
+      headers: { ...this.headers, accept: this.accept },
+      context: { operation, agentUrl: this.agentUrl },
+      signal,
+    };
+    if (query) req.query = query;
+    if (body !== undefined) {
+      req.body = JSON.stringify(body);
+      req.headers['content-type'] = 'application/json';
+    }
+    return req;
+  }
+
+  /** A unary call; returns the parsed JSON body (undefined for 204 or an empty body). */
+  async call(
+    method: HttpRequest['method'],
+    path: string,
+    operation: string,
+    init: { body?: unknown; query?: Query } = {},
+    o: CallOptions = {},
+  ): Promise<unknown> {
+    const res = await this.options.http.unary(
+      this.request(method, path, operation, init.body, init.query, o.signal),
+      o.timeoutMs ?? this.options.timeoutMs,
+    );
+    if (res.status < 200 || res.status >= 300) throw errorFromHttpResponse(res.status, res.headers, res.text, res.scope);
+    if (res.status === 204 || res.text.trim() === '') return undefined;
+    return parseJsonText(res.text, this.parseContext(operation, 'response body'));
+  }
+
+  /**
+   * A streaming call. With `fallbackToGet`, a POST answered by 405, or by a 404 that is not an
+   * A2A error (a missing route, not a missing task), is retried once as GET — the proto says
+   * GET for SubscribeToTask, the spec prose POST (§11.1).
+   */
+  async *stream(
+    path: string,
+    operation: string,
+    body: unknown,
+    decoder: (scope: ErrorScope) => StreamDecoder,
+    o: StreamOptions = {},
+    fallbackToGet = false,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
+    const connectTimeoutMs = o.connectTimeoutMs ?? this.options.timeoutMs;
+    const streamOptions = {
+      ...(connectTimeoutMs !== undefined ? { connectTimeoutMs } : {}),
+      ...(o.idleTimeoutMs !== undefined ? { idleTimeoutMs: o.idleTimeoutMs } : {}),
+    };
+    const open = (method: 'GET' | 'POST') => {
+      const req = this.request(method, path, operation, method === 'POST' ? body : undefined, undefined, o.signal);
+      req.headers.accept = 'text/event-stream';
+      return this.options.http.stream(req, streamOptions);
+    };
+    let stream = await open('POST');
+    if (fallbackToGet && (stream.status === 405 || stream.status === 404)) {
+      const text = await stream.text().catch(() => '');
+      const error = errorFromHttpResponse(stream.status, stream.headers, text, stream.scope);
+      stream.close();
+      if (stream.status === 404 && !isRouteNotFound(error)) throw error;
+      stream = await open('GET');
+    }
+    const ctx = this.parseContext(operation, 'stream event');
+    yield* streamResponses(stream, decoder(stream.scope), ctx);
+  }
+}
+
+/** A 404 that carries no A2A error: the route does not exist (as opposed to TaskNotFound). */
+function isRouteNotFound(error: A2AError): boolean {
+  return !('reason' in error && typeof error.reason === 'string' && error.reason === 'TASK_NOT_FOUND');
+}
+
+/** An `event: error` payload on a REST stream: `{"error":{…google.rpc.Status…}}` (1.0) or `{code,message}` (0.3). */
+export function restErrorEvent(json: unknown, scope: ErrorScope): A2AError {
+  const fromStatus = errorFromRpcStatus(json, scope);
+  if (fromStatus) return fromStatus;
+  if (isRecord(json) && typeof json.code === 'number') return errorFromJsonRpcError(json, scope);
+  return new UnknownAgentError({
+    ...(scope.operation !== undefined ? { operation: scope.operation } : {}),
+    ...(scope.agentUrl !== undefined ? { agentUrl: scope.agentUrl } : {}),
+  });
+}
+
+/** A 2xx body (or SSE data) that is nothing but an error. */
+export function embeddedError(json: unknown, scope: ErrorScope, oneofKeys: readonly string[]): A2AError | undefined {
+  if (!isRecord(json) || !isRecord(json.error)) return undefined;
+  if (oneofKeys.some((k) => json[k] !== undefined)) return undefined;
+  return restErrorEvent(json, scope);
+}
+
+const STREAM_KEYS = ['task', 'message', 'statusUpdate', 'artifactUpdate'] as const;
+
+/** A2A 1.0 over HTTP+JSON. */
+export class HttpJsonTransport implements Transport {
+  private readonly rest: RestConnection;
+
+  constructor(options: BindingOptions) {
+    this.rest = new RestConnection(options, { 'a2a-version': '1.0' }, '1.0', '', 'application/a2a+json, application/json');
+  }
+
+  private decoder = (scope: ErrorScope): StreamDecoder => ({
+    decode: (json): DecodedEvent => {
+      const error = embeddedError(json, scope, STREAM_KEYS);
+      if (error) throw error;
+      const response = parseWire(StreamResponseSchema, json, this.rest.parseContext(scope.operation ?? '', 'StreamResponse'));
+      return { response, final: 'message' in response };
+    },
+    error: (json) => restErrorEvent(json, scope),
+  });
+
+  async sendMessage(req: SendMessageRequest, o?: CallOptions) {
+    const body = await this.rest.call('POST', '/message:send', 'SendMessage', { body: req }, o);
+    return parseWire(SendMessageResponseSchema, body, this.rest.parseContext('SendMessage', 'SendMessageResponse'));
+  }
+
+  sendStreamingMessage(req: SendMessageRequest, o?: StreamOptions) {
+    return this.rest.stream('/message:stream', 'SendStreamingMessage', req, this.decoder, o);
+  }
+
+  async getTask(req: GetTaskParams, o?: CallOptions) {
+    const body = await this.rest.call('GET', `/tasks/${seg(req.id)}`, 'GetTask', { query: { historyLength: req.historyLength } }, o);
+    return parseWire(TaskSchema, body, this.rest.parseContext('GetTask', 'Task'));
+  }
+
+  async listTasks(req: ListTasksRequest, o?: CallOptions) {
+    const query = {
+      contextId: req.contextId,
+      status: req.status,
+      pageSize: req.pageSize,
+      pageToken: req.pageToken,
+      historyLength: req.historyLength,
+      statusTimestampAfter: req.statusTimestampAfter,
+      includeArtifacts: req.includeArtifacts,
+    };
+    const body = await this.rest.call('GET', '/tasks', 'ListTasks', { query }, o);
+    return parseWire(ListTasksResponseSchema, body ?? {}, this.rest.parseContext('ListTasks', 'ListTasksResponse'));
+  }
+
+  async cancelTask(req: CancelTaskParams, o?: CallOptions) {
+    // `{}`, never an empty body or `null`: some servers reject those (a2a-go #380).
+    const payload = req.metadata ? { metadata: req.metadata } : {};
+    const body = await this.rest.call('POST', `/tasks/${seg(req.id)}:cancel`, 'CancelTask', { body: payload }, o);
+    return parseWire(TaskSchema, body, this.rest.parseContext('CancelTask', 'Task'));
+  }
+
+  subscribeToTask(req: SubscribeToTaskParams, o?: StreamOptions) {
+    return this.rest.stream(`/tasks/${seg(req.id)}:subscribe`, 'SubscribeToTask', {}, this.decoder, o, true);
+  }
+
+  async createPushConfig(cfg: TaskPushNotificationConfig, o?: CallOptions) {
+    const op = 'CreateTaskPushNotificationConfig';
+    const { tenant: _tenant, ...config } = cfg;
+    const body = await this.rest.call('POST', `/tasks/${seg(cfg.taskId ?? '')}/pushNotificationConfigs`, op, { body: config }, o);
+    return parseWire(TaskPushNotificationConfigSchema, body, this.rest.parseContext(op, 'TaskPushNotificationConfig'));
+  }
+
+  async getPushConfig(req: PushConfigRef, o?: CallOptions) {
+    const op = 'GetTaskPushNotificationConfig';
+    const body = await this.rest.call('GET', `/tasks/${seg(req.taskId)}/pushNotificationConfigs/${seg(req.id)}`, op, {}, o);
+    return parseWire(TaskPushNotificationConfigSchema, body, this.rest.parseContext(op, 'TaskPushNotificationConfig'));
+  }
+
+  async listPushConfigs(req: ListPushConfigsParams, o?: CallOptions): Promise<ListPushConfigsResult> {
+    const op = 'ListTaskPushNotificationConfigs';
+    const query = { pageSize: req.pageSize, pageToken: req.pageToken };
+    const body = await this.rest.call('GET', `/tasks/${seg(req.taskId)}/pushNotificationConfigs`, op, { query }, o);
+    const parsed = parseWire(
+      ListTaskPushNotificationConfigsResponseSchema,
+      body ?? {},
+      this.rest.parseContext(op, 'ListTaskPushNotificationConfigsResponse'),
+    );
+    return parsed.nextPageToken ? { configs: parsed.configs, nextPageToken: parsed.nextPageToken } : { configs: parsed.configs };
+  }
+
+  async deletePushConfig(req: PushConfigRef, o?: CallOptions): Promise<void> {
+    const op = 'DeleteTaskPushNotificationConfig';
+    // 200 `{}` or 204: either is fine.
+    await this.rest.call('DELETE', `/tasks/${seg(req.taskId)}/pushNotificationConfigs/${seg(req.id)}`, op, {}, o);
+  }
+}
+

@@ -1,0 +1,75 @@
+/**
+ * The A2A protocol client of a2a-temporal: zod-validated wire objects, agent-card discovery,
+ * the HTTP+JSON and JSON-RPC bindings in A2A 1.0 and 0.3 over undici, a robust SSE reader,
+ * artifact assembly, and typed errors that say whether a retry can help. It has no Temporal
+ * dependency and works on its own:
+ *
+ * ```ts
+ * import { artifactText, applyArtifactUpdate, createA2AClient, emptyArtifactSet, fetchAgentCard } from './a2a/index.js';
+ *
+ * const { card } = await fetchAgentCard('http://127.0.0.1:4000');                  // discover (+ pick the interface)
+ * const client = createA2AClient({ card }, { auth: bearerAuth(token), timeoutMs: 30_000 });
+ * const message = { messageId: crypto.randomUUID(), role: 'ROLE_USER' as const, parts: [{ text: 'Check payment-service' }] };
+ * const sent = await client.sendMessage({ message, configuration: { returnImmediately: true } }, { signal });
+ * let artifacts = emptyArtifactSet();
+ * for await (const event of client.sendStreamingMessage({ message: { ...message, messageId: crypto.randomUUID() } }, { idleTimeoutMs: 60_000 })) {
+ *   if ('artifactUpdate' in event) artifacts = applyArtifactUpdate(artifacts, event.artifactUpdate);  // assemble chunks
+ *   if ('statusUpdate' in event && isTerminalState(event.statusUpdate.status.state)) break;
+ * }
+ * console.log(artifacts.artifacts.map(artifactText).join('\n'));
+ * ```
+ *
+ * Every call takes an `AbortSignal`; nothing retries on its own. Parsed objects are plain JSON
+ * (safe to store in Temporal history). Credentials come from an {@link AuthResolver}, are sent
+ * on every request and never appear in error messages.
+ *
+ * @module
+ */
+export * from './schemas/index.js';
+export {
+  AGENT_CARD_PATH,
+  agentCardUrl,
+  fetchAgentCard,
+  parseAgentCard,
+  parseMaxAge,
+  selectInterface,
+  supportedBinding,
+  supportedVersion,
+  type FetchAgentCardOptions,
+  type FetchedAgentCard,
+  type InterfacePreference,
+  type SelectedInterface,
+  type SupportedBinding,
+  type SupportedVersion,
+} from './agent-card.js';
+export { apiKeyAuth, bearerAuth, type AuthMaterial, type AuthResolver } from './auth.js';
+export {
+  createA2AClient,
+  createTransport,
+  type A2AClient,
+  type A2AClientOptions,
+  type A2AClientTarget,
+} from './client.js';
+export type {
+  CallOptions,
+  CancelTaskParams,
+  GetTaskParams,
+  ListPushConfigsParams,
+  ListPushConfigsResult,
+  PushConfigRef,
+  StreamOptions,
+  SubscribeToTaskParams,
+  Transport,
+} from './transport.js';
+export {
+  applyArtifactUpdate,
+  artifactSetFromTask,
+  artifactText,
+  chunkPosition,
+  emptyArtifactSet,
+  isArtifactSetComplete,
+  type ArtifactSet,
+} from './artifacts.js';
+export * from './errors.js';
+export { parseRetryAfter } from './error-mapping.js';
+export { readSseEvents, SseLineParser, type SseEvent, type SseReadOptions } from './sse.js';

@@ -1,0 +1,69 @@
+/**
+ * The contract every binding implements (HTTP+JSON, JSON-RPC; each in A2A 1.0 or 0.3).
+ * Operations take 1.0 objects and return validated 1.0 objects whatever the wire speaks.
+ */
+import type { StreamResponse, SendMessageResponse } from './schemas/events.js';
+import type { TaskPushNotificationConfig } from './schemas/push-config.js';
+import type { ListTasksRequest, ListTasksResponse, SendMessageRequest } from './schemas/requests.js';
+import type { Task } from './schemas/task.js';
+
+/** Options of a unary call. */
+export interface CallOptions {
+  /** Aborts the request (its socket is released); the call rejects with AbortedError. */
+  signal?: AbortSignal;
+  /** Bounds the whole call, body included; rejects with TransportTimeoutError. Default: the client's `timeoutMs`. */
+  timeoutMs?: number;
+}
+
+/** Options of a streaming call. */
+export interface StreamOptions {
+  /** Aborts the stream (its socket is released); iteration rejects with AbortedError. */
+  signal?: AbortSignal;
+  /** No event for this long → StreamIdleTimeoutError (retryable: resubscribe). Default: none. */
+  idleTimeoutMs?: number;
+  /** Bounds the wait for the response headers → TransportTimeoutError. Default: the client's `timeoutMs`. */
+  connectTimeoutMs?: number;
+}
+
+export interface GetTaskParams {
+  id: string;
+  historyLength?: number;
+}
+
+export interface CancelTaskParams {
+  id: string;
+  metadata?: Record<string, unknown>;
+}
+
+export interface SubscribeToTaskParams {
+  id: string;
+}
+
+export interface PushConfigRef {
+  taskId: string;
+  id: string;
+}
+
+export interface ListPushConfigsParams {
+  taskId: string;
+  pageSize?: number;
+  pageToken?: string;
+}
+
+export interface ListPushConfigsResult {
+  configs: TaskPushNotificationConfig[];
+  nextPageToken?: string;
+}
+
+export interface Transport {
+  sendMessage(req: SendMessageRequest, o?: CallOptions): Promise<SendMessageResponse>;
+  sendStreamingMessage(req: SendMessageRequest, o?: StreamOptions): AsyncGenerator<StreamResponse, void, undefined>;
+  getTask(req: GetTaskParams, o?: CallOptions): Promise<Task>;
+  listTasks(req: ListTasksRequest, o?: CallOptions): Promise<ListTasksResponse>;
+  cancelTask(req: CancelTaskParams, o?: CallOptions): Promise<Task>;
+  subscribeToTask(req: SubscribeToTaskParams, o?: StreamOptions): AsyncGenerator<StreamResponse, void, undefined>;
+  createPushConfig(cfg: TaskPushNotificationConfig, o?: CallOptions): Promise<TaskPushNotificationConfig>;
+  getPushConfig(req: PushConfigRef, o?: CallOptions): Promise<TaskPushNotificationConfig>;
+  listPushConfigs(req: ListPushConfigsParams, o?: CallOptions): Promise<ListPushConfigsResult>;
+  deletePushConfig(req: PushConfigRef, o?: CallOptions): Promise<void>;
+}

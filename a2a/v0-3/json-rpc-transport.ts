@@ -1,0 +1,111 @@
+/**
+ * A2A 0.3 over JSON-RPC: methods `message/send`, `message/stream`, `tasks/get`,
+ * `tasks/cancel`, `tasks/resubscribe`, `tasks/pushNotificationConfig/{set,get,list,delete}`;
+ * `kind`-tagged bodies; bare results. No `A2A-Version` header: a 1.0 server reads its absence
+ * as 0.3, and a plain 0.3 server has never heard of it. 0.3 has no ListTasks.
+ */
+import { UnsupportedOperationError } from '../errors.js';
+import { JsonRpcConnection, type BindingOptions } from '../json-rpc-transport.js';
+import type { TaskPushNotificationConfig } from '../schemas/push-config.js';
+import type { ListTasksRequest, ListTasksResponse, SendMessageRequest } from '../schemas/requests.js';
+import type {
+  CallOptions,
+  CancelTaskParams,
+  GetTaskParams,
+  ListPushConfigsParams,
+  ListPushConfigsResult,
+  PushConfigRef,
+  StreamOptions,
+  SubscribeToTaskParams,
+  Transport,
+} from '../transport.js';
+import type { ParseContext } from '../validation.js';
+import { kindSendParams, kindTaskPushConfig } from './from-v1.js';
+import {
+  legacyEventToV1,
+  legacyPushConfigListToV1,
+  legacyPushConfigToV1,
+  legacySendResultToV1,
+  legacyTaskToV1,
+} from './to-v1.js';
+
+export class LegacyJsonRpcTransport implements Transport {
+  private readonly rpc: JsonRpcConnection;
+
+  constructor(options: BindingOptions) {
+    this.rpc = new JsonRpcConnection(options, {}, '0.3');
+  }
+
+  private decodeEvent = (result: unknown, ctx: ParseContext) => legacyEventToV1(result, ctx);
+
+  async sendMessage(req: SendMessageRequest, o?: CallOptions) {
+    const result = await this.rpc.call('message/send', kindSendParams(req), 'SendMessage', o);
+    return legacySendResultToV1(result, this.rpc.parseContext('SendMessage', 'Task or Message'));
+  }
+
+  sendStreamingMessage(req: SendMessageRequest, o?: StreamOptions) {
+    return this.rpc.stream('message/stream', kindSendParams(req), 'SendStreamingMessage', this.decodeEvent, o);
+  }
+
+  async getTask(req: GetTaskParams, o?: CallOptions) {
+    const params = { id: req.id, ...(req.historyLength !== undefined ? { historyLength: req.historyLength } : {}) };
+    const result = await this.rpc.call('tasks/get', params, 'GetTask', o);
+    return legacyTaskToV1(result, this.rpc.parseContext('GetTask', 'Task'));
+  }
+
+  listTasks(_req: ListTasksRequest, _o?: CallOptions): Promise<ListTasksResponse> {
+    return Promise.reject(unsupportedListTasks(this.rpc.agentUrl));
+  }
+
+  async cancelTask(req: CancelTaskParams, o?: CallOptions) {
+    const params = { id: req.id, ...(req.metadata ? { metadata: req.metadata } : {}) };
+    const result = await this.rpc.call('tasks/cancel', params, 'CancelTask', o);
+    return legacyTaskToV1(result, this.rpc.parseContext('CancelTask', 'Task'));
+  }
+
+  subscribeToTask(req: SubscribeToTaskParams, o?: StreamOptions) {
+    return this.rpc.stream('tasks/resubscribe', { id: req.id }, 'SubscribeToTask', this.decodeEvent, o);
+  }
+
+  async createPushConfig(cfg: TaskPushNotificationConfig, o?: CallOptions) {
+    const op = 'CreateTaskPushNotificationConfig';
+    const result = await this.rpc.call(
+      'tasks/pushNotificationConfig/set',
+      kindTaskPushConfig({ ...cfg, taskId: cfg.taskId ?? '' }),
+      op,
+      o,
+    );
+    return legacyPushConfigToV1(result, this.rpc.parseContext(op, 'TaskPushNotificationConfig'));
+  }
+
+  async getPushConfig(req: PushConfigRef, o?: CallOptions) {
+    const op = 'GetTaskPushNotificationConfig';
+    const result = await this.rpc.call(
+      'tasks/pushNotificationConfig/get',
+      { id: req.taskId, pushNotificationConfigId: req.id },
+      op,
+      o,
+    );
+    return legacyPushConfigToV1(result, this.rpc.parseContext(op, 'TaskPushNotificationConfig'));
+  }
+
+  async listPushConfigs(req: ListPushConfigsParams, o?: CallOptions): Promise<ListPushConfigsResult> {
+    const op = 'ListTaskPushNotificationConfigs';
+    const result = await this.rpc.call('tasks/pushNotificationConfig/list', { id: req.taskId }, op, o);
+    return legacyPushConfigListToV1(result, this.rpc.parseContext(op, 'push notification configs'));
+  }
+
+  async deletePushConfig(req: PushConfigRef, o?: CallOptions): Promise<void> {
+    const op = 'DeleteTaskPushNotificationConfig';
+    await this.rpc.call('tasks/pushNotificationConfig/delete', { id: req.taskId, pushNotificationConfigId: req.id }, op, o);
+  }
+}
+
+/** 0.3 has no ListTasks operation on any binding. */
+export function unsupportedListTasks(agentUrl: string): UnsupportedOperationError {
+  return new UnsupportedOperationError({
+    operation: 'ListTasks',
+    agentUrl,
+    message: `ListTasks to ${agentUrl} is not possible because A2A 0.3 has no ListTasks operation; use a 1.0 interface of the agent, or keep the task ids and read each task with GetTask.`,
+  });
+}

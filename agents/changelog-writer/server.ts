@@ -24,6 +24,6 @@ export const changelogDescription: AgentDescription = {
  * Starts the Changelog Writer (skill `changelog-writing`).
  * @throws RangeError for negative delays; Error when the port cannot be bound.
  */
-export function startChangelogAgent(options: CompatAgentOptions = {}): Promise<RunningAgent> {
+export async function startChangelogAgent(options: CompatAgentOptions = {}): Promise<RunningAgent> {
   return startAgentServer({ description: changelogDescription, executor: createChangelogExecutor(resolveDelays(options)) }, options);
 }

@@ -7,7 +7,7 @@ import { createDependencyCompatExecutor } from './executor.js';
  * Starts the Dependency Compatibility Agent (skill `dependency-compatibility-analysis`).
  * @throws RangeError for negative delays; Error when the port cannot be bound.
  */
-export function startDependencyCompatAgent(options: CompatAgentOptions = {}): Promise<RunningAgent> {
+export async function startDependencyCompatAgent(options: CompatAgentOptions = {}): Promise<RunningAgent> {
   const executor = createDependencyCompatExecutor(resolveDelays(options));
   return startAgentServer({ description: dependencyCompatDescription, executor }, options);
 }

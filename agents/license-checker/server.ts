@@ -24,6 +24,6 @@ export const licenseDescription: AgentDescription = {
  * Starts the License Checker (skill `license-security-check`).
  * @throws RangeError for negative delays; Error when the port cannot be bound.
  */
-export function startLicenseAgent(options: CompatAgentOptions = {}): Promise<RunningAgent> {
+export async function startLicenseAgent(options: CompatAgentOptions = {}): Promise<RunningAgent> {
   return startAgentServer({ description: licenseDescription, executor: createLicenseExecutor(resolveDelays(options)) }, options);
 }

@@ -75,7 +75,12 @@ function parseDependencies(value: unknown): { ok: true; list: DependencyChange[]
     }
     const from: unknown = entry.from ?? entry.current;
     const note: unknown = entry.note ?? entry.reason;
-    list.push({ name: entry.name, from: typeof from === 'string' ? from : undefined, to, note: typeof note === 'string' ? note : undefined });
+    list.push({
+      name: entry.name,
+      from: typeof from === 'string' ? from : undefined,
+      to,
+      note: typeof note === 'string' ? note : undefined,
+    });
   }
   return { ok: true, list };
 }

@@ -16,7 +16,8 @@ export async function writeChangelog(turn: TaskTurn): Promise<void> {
   const data = turn.conversation.filter((m) => m.role === Role.ROLE_USER).flatMap(dataOf).at(-1);
   const parsed = parseChangelogRequest(data);
   if (!parsed.ok) {
-    turn.fail(`Cannot write the changelog: ${parsed.problem}. Send a data part such as {"service":"payment-service","from":"1.4.0","to":"1.5.0"}.`);
+    const example = '{"service":"payment-service","from":"1.4.0","to":"1.5.0"}';
+    turn.fail(`Cannot write the changelog: ${parsed.problem}. Send a data part such as ${example}.`);
     return;
   }
   const { service, from, to } = parsed.request;

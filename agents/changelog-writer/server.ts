@@ -25,5 +25,6 @@ export const changelogDescription: AgentDescription = {
  * @throws RangeError for negative delays; Error when the port cannot be bound.
  */
 export async function startChangelogAgent(options: CompatAgentOptions = {}): Promise<RunningAgent> {
-  return startAgentServer({ description: changelogDescription, executor: createChangelogExecutor(resolveDelays(options)) }, options);
+  const executor = createChangelogExecutor(resolveDelays(options));
+  return startAgentServer({ description: changelogDescription, executor }, options);
 }

@@ -12,6 +12,8 @@ export const QUESTIONS = {
   registryAuth: 'registry-auth',
 } as const;
 
+const MANIFEST_EXAMPLE = '{"name":"payment-service","dependencies":{"express":"^4.18.2"}}';
+
 /** What the conversation of one task has established so far. */
 export interface CompatConversation {
   /** The latest manifest-like data part sent by the user (else the latest data part at all). */
@@ -28,7 +30,12 @@ export interface CompatConversation {
  * question; elsewhere the version must be named ("Node.js 24").
  */
 export function readConversation(messages: readonly Message[]): CompatConversation {
-  const state: CompatConversation = { manifestData: undefined, targetNode: undefined, packageManager: undefined, registryAuthorized: false };
+  const state: CompatConversation = {
+    manifestData: undefined,
+    targetNode: undefined,
+    packageManager: undefined,
+    registryAuthorized: false,
+  };
   let anyData: unknown;
   let pendingQuestion: string | undefined;
   for (const message of messages) {
@@ -62,7 +69,7 @@ export function nextStep(conversation: CompatConversation, scenario: Scenario | 
   if (!parsed.ok) {
     return {
       kind: 'fail',
-      reason: `Cannot analyse the dependencies: ${parsed.problem}. Send a data part such as {"name":"payment-service","dependencies":{"express":"^4.18.2"}}.`,
+      reason: `Cannot analyse the dependencies: ${parsed.problem}. Send a data part such as ${MANIFEST_EXAMPLE}.`,
     };
   }
   const { manifest } = parsed;

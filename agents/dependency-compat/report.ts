@@ -42,9 +42,14 @@ export function reportChunks({ manifest, targetNode, findings, packageManager }:
     `## Summary\n\n${lines.join('\n')}\n\n` +
     (findings.length === 0
       ? `${title} can move to Node.js ${targetNode} without dependency changes.\n`
-      : 'Fix the high-risk packages before switching the runtime; upgrade or rebuild the medium-risk ones in the same change; the low-risk ones can follow.\n');
+      : 'Fix the high-risk packages before switching the runtime; upgrade or rebuild the medium-risk ones ' +
+        'in the same change; the low-risk ones can follow.\n');
 
-  return [[textPart(heading, MARKDOWN)], [textPart(table, MARKDOWN)], [textPart(summary, MARKDOWN), dataPart({ targetNode, findings })]];
+  return [
+    [textPart(heading, MARKDOWN)],
+    [textPart(table, MARKDOWN)],
+    [textPart(summary, MARKDOWN), dataPart({ targetNode, findings })],
+  ];
 }
 
 /** The referenced report's findings, already sorted, as markdown plus `{ findings }`. */

@@ -17,7 +17,8 @@ export async function checkManifestLicenses(turn: TaskTurn): Promise<void> {
   const data = turn.conversation.filter((m) => m.role === Role.ROLE_USER).flatMap(dataOf);
   const parsed = parseManifest(data.filter(looksLikeManifest).at(-1) ?? data.at(-1));
   if (!parsed.ok) {
-    turn.fail(`Cannot check licenses: ${parsed.problem}. Send a data part such as {"name":"payment-service","dependencies":{"express":"^4.18.2"}}.`);
+    const example = '{"name":"payment-service","dependencies":{"express":"^4.18.2"}}';
+    turn.fail(`Cannot check licenses: ${parsed.problem}. Send a data part such as ${example}.`);
     return;
   }
   const service = parsed.manifest.name ?? 'the service';

@@ -34,7 +34,8 @@ export function checkLicenses(manifest: Manifest): LicenseReport {
     packages.push({ name, range, license });
     const compromised = compromisedVersion(name, range);
     if (compromised) {
-      findings.push({ name, range, license, risk: 'high', reason: `the range admits ${name}@${compromised.version}, which ${compromised.incident}` });
+      const reason = `the range admits ${name}@${compromised.version}, which ${compromised.incident}`;
+      findings.push({ name, range, license, risk: 'high', reason });
     }
     if (/^(A?GPL)-/i.test(license)) {
       findings.push({ name, range, license, risk: 'high', reason: `${license} is a strong copyleft license; distributing the service would require releasing its source` });
@@ -50,7 +51,8 @@ export function checkLicenses(manifest: Manifest): LicenseReport {
 /** The report as one markdown part (license table plus findings) and one JSON part `{ findings, packages }`. */
 export function licenseReportParts(service: string, report: LicenseReport): Part[] {
   const table =
-    '| Package | Range | License |\n| --- | --- | --- |\n' + report.packages.map((p) => `| ${p.name} | ${p.range} | ${p.license} |\n`).join('');
+    '| Package | Range | License |\n| --- | --- | --- |\n' +
+    report.packages.map((p) => `| ${p.name} | ${p.range} | ${p.license} |\n`).join('');
   const findings =
     report.findings.length === 0
       ? 'No license or supply-chain issue found.\n'

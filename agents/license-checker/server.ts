@@ -25,5 +25,6 @@ export const licenseDescription: AgentDescription = {
  * @throws RangeError for negative delays; Error when the port cannot be bound.
  */
 export async function startLicenseAgent(options: CompatAgentOptions = {}): Promise<RunningAgent> {
-  return startAgentServer({ description: licenseDescription, executor: createLicenseExecutor(resolveDelays(options)) }, options);
+  const executor = createLicenseExecutor(resolveDelays(options));
+  return startAgentServer({ description: licenseDescription, executor }, options);
 }

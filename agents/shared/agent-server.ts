@@ -104,7 +104,8 @@ export async function startAgentServer(definition: AgentDefinition, options: Age
 
 function listen(server: Server, port: number, host: string, name: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const onError = (error: Error) => reject(new Error(`${name} could not listen on ${host}:${port}: ${error.message}`, { cause: error }));
+    const onError = (error: Error) =>
+      reject(new Error(`${name} could not listen on ${host}:${port}: ${error.message}`, { cause: error }));
     server.once('error', onError);
     server.listen(port, host, () => {
       server.off('error', onError);

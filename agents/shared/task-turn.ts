@@ -14,6 +14,8 @@ export interface ArtifactStream {
   chunks: Part[][];
 }
 
+export type InterruptedState = TaskState.TASK_STATE_INPUT_REQUIRED | TaskState.TASK_STATE_AUTH_REQUIRED;
+
 const TERMINAL_STATES: readonly TaskState[] = [
   TaskState.TASK_STATE_COMPLETED,
   TaskState.TASK_STATE_FAILED,
@@ -99,7 +101,7 @@ export class TaskTurn {
    * Parks the task in INPUT_REQUIRED or AUTH_REQUIRED with a question. `questionId` is stored in
    * the question's metadata (`metadata.question`) so a later turn can tell what was answered.
    */
-  ask(state: TaskState.TASK_STATE_INPUT_REQUIRED | TaskState.TASK_STATE_AUTH_REQUIRED, question: string, questionId: string): void {
+  ask(state: InterruptedState, question: string, questionId: string): void {
     this.status(state, question, { question: questionId });
   }
 

@@ -153,12 +153,14 @@ function bump(version: Version, part: keyof Version): Version {
 
 function intersect(a: Interval, b: Interval): Interval {
   const lower = compareVersions(a.lower, b.lower) >= 0 ? a.lower : b.lower;
-  const upper = a.upper === undefined ? b.upper : b.upper === undefined ? a.upper : compareVersions(a.upper, b.upper) <= 0 ? a.upper : b.upper;
+  let upper = a.upper ?? b.upper;
+  if (a.upper !== undefined && b.upper !== undefined && compareVersions(b.upper, a.upper) < 0) upper = b.upper;
   return { lower, upper };
 }
 
 function contains(interval: Interval, version: Version): boolean {
-  return compareVersions(version, interval.lower) >= 0 && (interval.upper === undefined || compareVersions(version, interval.upper) < 0);
+  const aboveLower = compareVersions(version, interval.lower) >= 0;
+  return aboveLower && (interval.upper === undefined || compareVersions(version, interval.upper) < 0);
 }
 
 function overlaps(a: Interval, b: Interval): boolean {

@@ -20,7 +20,13 @@ interface Delivery {
 }
 
 /** A webhook receiver on 127.0.0.1 that resolves `until(predicate)` once a matching POST arrived. */
-async function startWebhook(): Promise<{ url: string; until(matches: (d: Delivery) => boolean): Promise<Delivery>; close(): Promise<void> }> {
+interface Webhook {
+  url: string;
+  until(matches: (d: Delivery) => boolean): Promise<Delivery>;
+  close(): Promise<void>;
+}
+
+async function startWebhook(): Promise<Webhook> {
   const deliveries: Delivery[] = [];
   const waiters: { matches: (d: Delivery) => boolean; resolve: (d: Delivery) => void }[] = [];
   const server: Server = createServer((req, res) => {

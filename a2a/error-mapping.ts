@@ -90,6 +90,8 @@ export function errorFromJsonRpcError(error: unknown, scope: ErrorScope, httpSta
 export function errorFromRpcStatus(body: unknown, scope: ErrorScope, httpStatus?: number): A2AError | undefined {
   if (!isRecord(body) || !isRecord(body.error)) return undefined;
   const status = body.error;
+  // A JSON-RPC error object also sits under "error", but with a negative code.
+  if ('jsonrpc' in body || (typeof status.code === 'number' && status.code < 0)) return undefined;
   const ctx = context(scope);
   const agentMessage = scrub(typeof status.message === 'string' ? status.message : '', scope);
   const http = httpStatus ?? (typeof status.code === 'number' ? status.code : undefined);

@@ -549,7 +549,9 @@ export class ArtifactGapError extends A2AError {
   readonly have: number;
   constructor(init: { artifactId: string; position: number; have: number }) {
     super(
-      `Artifact "${init.artifactId}" received a chunk at part ${init.position} but only ${init.have} parts are known; re-read the task with GetTask and continue from its artifacts.`,
+      `Artifact "${init.artifactId}" received a chunk at part ${init.position} but only ${init.have} ${
+        init.have === 1 ? 'part is' : 'parts are'
+      } known; re-read the task with GetTask and continue from its artifacts.`,
       { code: 'ARTIFACT_GAP', retryable: false },
     );
     this.artifactId = init.artifactId;

@@ -63,6 +63,8 @@ const DEFAULT_USER_AGENT = 'a2a-temporal';
 
 /** The URL without user info, query or fragment: safe to print. */
 export function displayUrl(url: string): string {
+  // `host:port` (gRPC) is no URL with an authority: just drop any query or fragment.
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) return url.replace(/[?#].*$/, '');
   try {
     const u = new URL(url);
     return `${u.protocol}//${u.host}${u.pathname}`;

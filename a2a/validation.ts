@@ -107,6 +107,7 @@ function describeIssue(issue: z.core.$ZodIssue): string {
         ? `${issue.message}, ${got}`
         : `too small, ${got}`;
     case 'invalid_value':
+      return input === undefined ? `missing, ${issue.message}` : `${issue.message}, ${got}`;
     case 'custom':
     case 'invalid_union':
       return `${issue.message}, ${got}`;

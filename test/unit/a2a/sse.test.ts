@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { readSseEvents, type SseEvent } from '../../../a2a/index.js';
+
+async function* chunks(...parts: Array<string | Uint8Array>): AsyncGenerator<string | Uint8Array> {
+  for (const part of parts) yield part;
+}
+
+async function read(...parts: Array<string | Uint8Array>): Promise<SseEvent[]> {
+  const events: SseEvent[] = [];
+  for await (const event of readSseEvents(chunks(...parts))) events.push(event);
+  return events;
+}
+
+describe('readSseEvents', () => {
+  it('yields one event per blank-line-terminated block', async () => {
+    expect(await read('data: {"a":1}\n\ndata: {"b":2}\n\n')).toEqual([
+      { event: 'message', data: '{"a":1}' },
+      { event: 'message', data: '{"b":2}' },
+    ]);
+  });
+
+  it('reassembles lines split across chunks, even inside the field name', async () => {
+    expect(await read('da', 'ta: {"a"', ':1}', '\n', '\nd', 'ata: 2\n\n')).toEqual([
+      { event: 'message', data: '{"a":1}' },
+      { event: 'message', data: '2' },
+    ]);
+  });
+
+  it('reassembles a multi-byte character split between byte chunks', async () => {
+    const bytes = new TextEncoder().encode('data: Grüße ✓\n\n');
+    const cut = bytes.indexOf(0xc3) + 1; // inside "ü"
+    expect(await read(bytes.slice(0, cut), bytes.slice(cut))).toEqual([{ event: 'message', data: 'Grüße ✓' }]);
+  });
+
+  it('accepts CRLF, CR and LF line ends, including a CRLF split between chunks', async () => {
+    expect(await read('data: a\r', '\n\r', '\ndata: b\r\rdata: c\n\n')).toEqual([
+      { event: 'message', data: 'a' },
+      { event: 'message', data: 'b' },
+      { event: 'message', data: 'c' },
+    ]);
+  });
+
+  it('joins multi-line data with newlines', async () => {
+    expect(await read('data: {"a":\ndata: 1}\ndata:\n\n')).toEqual([{ event: 'message', data: '{"a":\n1}\n' }]);
+  });
+
+  it('reports comments to onComment and never yields them', async () => {
+    const comments: string[] = [];
+    const events: SseEvent[] = [];
+    for await (const e of readSseEvents(chunks(': keep-alive\n\n:x\ndata: 1\n\n'), { onComment: (c) => comments.push(c) })) {
+      events.push(e);
+    }
+    expect(comments).toEqual(['keep-alive', 'x']);
+    expect(events).toEqual([{ event: 'message', data: '1' }]);
+  });
+
+  it('reads event, id and retry fields; the id sticks to later events', async () => {
+    expect(await read('event: error\nid: 7\nretry: 1500\ndata: {"error":{}}\n\ndata: next\n\n')).toEqual([
+      { event: 'error', data: '{"error":{}}', id: '7', retry: 1500 },
+      { event: 'message', data: 'next', id: '7', retry: 1500 },
+    ]);
+  });
+
+  it('strips only one leading space and ignores unknown fields and non-numeric retry', async () => {
+    expect(await read('data:  two spaces\nfoo: bar\nretry: soon\ndata:none\n\n')).toEqual([
+      { event: 'message', data: ' two spaces\nnone' },
+    ]);
+  });
+
+  it('does not dispatch a block without data, and resets its event type', async () => {
+    expect(await read('event: error\n\ndata: plain\n\n')).toEqual([{ event: 'message', data: 'plain' }]);
+  });
+
+  it('dispatches a last event that is not followed by a blank line when the stream ends', async () => {
+    expect(await read('data: 1\n\ndata: 2')).toEqual([
+      { event: 'message', data: '1' },
+      { event: 'message', data: '2' },
+    ]);
+    expect(await read('data: 3\r')).toEqual([{ event: 'message', data: '3' }]);
+  });
+
+  it('ends cleanly on an empty stream', async () => {
+    expect(await read()).toEqual([]);
+  });
+
+  it('skips a leading byte-order mark', async () => {
+    expect(await read(new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('data: x\n\n')]))).toEqual([
+      { event: 'message', data: 'x' },
+    ]);
+  });
+
+  it('parses every SDK stream capture delivered one byte at a time', async () => {
+    const body = 'data: {"result":{"task":{"id":"T"}}}\n\ndata: {"result":{"statusUpdate":{}}}\n\n';
+    const events = await read(...body.split(''));
+    expect(events.map((e) => JSON.parse(e.data) as unknown)).toEqual([
+      { result: { task: { id: 'T' } } },
+      { result: { statusUpdate: {} } },
+    ]);
+  });
+});

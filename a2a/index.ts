@@ -5,18 +5,19 @@
  * dependency and works on its own:
  *
  * ```ts
- * import { artifactText, applyArtifactUpdate, createA2AClient, emptyArtifactSet, fetchAgentCard } from './a2a/index.js';
+ * import { applyArtifactUpdate, artifactSetFromTask, artifactText, createA2AClient, fetchAgentCard, textPart } from './a2a/index.js';
  *
- * const { card } = await fetchAgentCard('http://127.0.0.1:4000');                  // discover (+ pick the interface)
- * const client = createA2AClient({ card }, { auth: bearerAuth(token), timeoutMs: 30_000 });
- * const message = { messageId: crypto.randomUUID(), role: 'ROLE_USER' as const, parts: [{ text: 'Check payment-service' }] };
- * const sent = await client.sendMessage({ message, configuration: { returnImmediately: true } }, { signal });
- * let artifacts = emptyArtifactSet();
- * for await (const event of client.sendStreamingMessage({ message: { ...message, messageId: crypto.randomUUID() } }, { idleTimeoutMs: 60_000 })) {
- *   if ('artifactUpdate' in event) artifacts = applyArtifactUpdate(artifacts, event.artifactUpdate);  // assemble chunks
- *   if ('statusUpdate' in event && isTerminalState(event.statusUpdate.status.state)) break;
+ * const { card } = await fetchAgentCard('http://127.0.0.1:4000');      // discover: GET /.well-known/agent-card.json
+ * const agent = createA2AClient({ card }, { timeoutMs: 30_000 });      // picks HTTP+JSON or JSONRPC, A2A 1.0 or 0.3
+ * const message = { messageId: crypto.randomUUID(), role: 'ROLE_USER' as const, parts: [textPart('Check payment-service for Node.js 24')] };
+ * const sent = await agent.sendMessage({ message, configuration: { returnImmediately: true } });
+ * if (!('task' in sent)) throw new Error('the agent replied with a message, not a task');
+ * let report = artifactSetFromTask(sent.task);
+ * for await (const event of agent.subscribeToTask({ id: sent.task.id }, { idleTimeoutMs: 60_000 })) {
+ *   if ('task' in event) report = artifactSetFromTask(event.task);                             // snapshot first
+ *   if ('artifactUpdate' in event) report = applyArtifactUpdate(report, event.artifactUpdate); // then chunks
  * }
- * console.log(artifacts.artifacts.map(artifactText).join('\n'));
+ * console.log(report.artifacts.map(artifactText).join('\n'));                                 // the assembled report
  * ```
  *
  * Every call takes an `AbortSignal`; nothing retries on its own. Parsed objects are plain JSON

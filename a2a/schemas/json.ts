@@ -80,15 +80,16 @@ export function wireObject<Shape extends z.ZodRawShape>(
   return z.preprocess(camelizeKnownKeys(new Set(Object.keys(shape))), inner);
 }
 
+/** `{ a: A } | { b: B } | …` for a shape `{ a: schemaA, b: schemaB, … }`. */
+export type OneOf<Shape extends Record<string, z.ZodType>> = {
+  [K in keyof Shape]: { [P in K]: z.output<Shape[K]> };
+}[keyof Shape];
+
 /**
  * A ProtoJSON `oneof` whose JSON form is "exactly one of these keys is present"
  * (`{"task":…}` | `{"message":…}` …). Each member is parsed with its own schema, so an
  * error names the real path (`task.status.state`), not "no union member matched".
  */
-export type OneOf<Shape extends Record<string, z.ZodType>> = {
-  [K in keyof Shape]: { [P in K]: z.output<Shape[K]> };
-}[keyof Shape];
-
 export function oneofKeys<Shape extends Record<string, z.ZodType>>(shape: Shape, what: string) {
   const keys = Object.keys(shape);
   const optionalShape = Object.fromEntries(keys.map((k) => [k, (shape[k] as z.ZodType).optional()])) as {

@@ -4,7 +4,8 @@
  * classification. Nothing here retries: a failed request becomes a typed error and the caller's
  * retry policy decides.
  *
- * - Unary calls: `timeoutMs` bounds the whole exchange, body included.
+ * - Unary calls: `timeoutMs` bounds the whole exchange, body included (and replaces undici's
+ *   own 300 s header/body timeouts, so a long blocking SendMessage can be allowed for).
  * - Streams: `connectTimeoutMs` bounds the wait for response headers; after that the stream
  *   stays open as long as events keep coming (the idle timer is reset by the reader through
  *   {@link OpenStream.touch}). undici's own 300 s body timeout is switched off for streams, since
@@ -97,6 +98,8 @@ export class HttpClient {
         headers: prepared.headers,
         body: req.body ?? null,
         signal: guard.signal,
+        // Our timer bounds the whole call; without one, undici's 300 s limits still guard against hangs.
+        ...(timeoutMs !== undefined ? { headersTimeout: 0, bodyTimeout: 0 } : {}),
         ...(this.options.dispatcher ? { dispatcher: this.options.dispatcher } : {}),
       });
       const text = await res.body.text();
@@ -123,6 +126,7 @@ export class HttpClient {
         body: req.body ?? null,
         signal: guard.signal,
         bodyTimeout: 0,
+        ...(options.connectTimeoutMs !== undefined ? { headersTimeout: 0 } : {}),
         ...(this.options.dispatcher ? { dispatcher: this.options.dispatcher } : {}),
       });
     } catch (error) {

@@ -93,7 +93,7 @@ export class JsonRpcConnection {
         { operation, agentUrl: this.agentUrl, path: '' },
       );
     }
-    if (json.error !== undefined && json.error !== null) return throwError(errorFromJsonRpcError(json.error, ctx));
+    if (json.error !== undefined && json.error !== null) throw errorFromJsonRpcError(json.error, ctx);
     if (!('result' in json)) {
       throw new InvalidResponseError(
         `${where(ctx, 'from')} returned a JSON-RPC response with neither result nor error; the agent does not follow JSON-RPC 2.0, so retrying will not help.`,
@@ -134,10 +134,6 @@ export class JsonRpcConnection {
     };
     yield* streamResponses(stream, decoder, ctx);
   }
-}
-
-function throwError(error: A2AError): never {
-  throw error;
 }
 
 /** An `event: error` payload on a JSON-RPC stream: a JSON-RPC error response (or, leniently, a google.rpc.Status). */

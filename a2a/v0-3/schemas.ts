@@ -55,14 +55,17 @@ export const LegacyRoleSchema = z
     return r;
   });
 
-export const LegacyFileSchema = wireObject({
-  uri: z.string().optional(),
-  bytes: z.string().optional(),
-  fileWithUri: z.string().optional(),
-  fileWithBytes: z.string().optional(),
-  mimeType: z.string().optional(),
-  name: z.string().optional(),
-});
+export const LegacyFileSchema = wireObject(
+  {
+    uri: z.string().optional(),
+    bytes: z.string().optional(),
+    fileWithUri: z.string().optional(),
+    fileWithBytes: z.string().optional(),
+    mimeType: z.string().optional(),
+    name: z.string().optional(),
+  },
+  { exactlyOneOf: ['uri', 'bytes', 'fileWithUri', 'fileWithBytes'], message: 'a 0.3 file needs exactly one of uri or bytes' },
+);
 
 export const LegacyPartSchema = wireObject(
   {

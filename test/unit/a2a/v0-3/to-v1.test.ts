@@ -107,6 +107,9 @@ describe('A2A 0.3 (JSON-RPC dialect: kind tags, lower-case states) → 1.0', () 
     expect(() => legacyEventToV1({ kind: 'message', messageId: 'm', role: 'agent', parts: [{ kind: 'text' }] }, ctx)).toThrow(
       /parts\[0\]: a 0\.3 part needs exactly one of text, file or data/,
     );
+    expect(() => legacyEventToV1({ kind: 'message', messageId: 'm', role: 'agent', parts: [{ kind: 'file', file: { name: 'a.txt' } }] }, ctx)).toThrow(
+      /parts\[0\]\.file: a 0\.3 file needs exactly one of uri or bytes, got \{"name":"a\.txt"\}/,
+    );
   });
 });
 

@@ -117,7 +117,7 @@ describe.each(MODES)('interop over $name', (mode) => {
   it('subscribes to a running task: snapshot first, then the rest of its chunks', async () => {
     const sent = taskOf(
       await client.sendMessage({
-        message: userMessage({ text: 'Check for Node.js 24', metadata: { chunkDelayMs: 250 } }),
+        message: userMessage({ text: 'Check for Node.js 24', metadata: { chunkDelayMs: 400 } }),
         configuration: { returnImmediately: true },
       }),
     );

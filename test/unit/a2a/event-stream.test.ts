@@ -88,15 +88,16 @@ describe('streams against a faulty agent', () => {
       openSse(res, { task });
       const timer = setInterval(() => {
         beats += 1;
-        if (beats <= 4) res.write(': keep-alive\n\n');
+        if (beats <= 8) res.write(': keep-alive\n\n');
         else {
           clearInterval(timer);
           res.end(`data: ${JSON.stringify(working)}\n\n`);
         }
-      }, 40);
+      }, 60);
     });
     const seen: StreamResponse[] = [];
-    await consume(client.subscribeToTask({ id: 'T' }, { idleTimeoutMs: 120 }), seen);
+    // 9 × 60 ms of heartbeats outlast the 300 ms idle timeout many times over.
+    await consume(client.subscribeToTask({ id: 'T' }, { idleTimeoutMs: 300 }), seen);
     expect(seen).toEqual([{ task }, working]);
   });
 

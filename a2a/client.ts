@@ -39,18 +39,18 @@ export interface A2AClientOptions {
   userAgent?: string;
 }
 
-export interface A2AClientTarget {
-  card: AgentCard;
-  /** The interface to use; default: {@link selectInterface}(card). */
-  endpoint?: SelectedInterface;
-}
+/** A card (its best interface is used) or an interface chosen earlier (the card is then optional). */
+export type A2AClientTarget =
+  | { card: AgentCard; /** The interface to use; default: {@link selectInterface}(card). */ endpoint?: SelectedInterface }
+  | { card?: AgentCard; endpoint: SelectedInterface };
 
 /**
  * A client for one agent interface. Every method takes an `AbortSignal`; nothing retries:
  * failures are {@link A2AError}s that say whether a retry can help.
  */
 export interface A2AClient {
-  readonly card: AgentCard;
+  /** The card the client was made from, when it was given one. */
+  readonly card?: AgentCard;
   readonly endpoint: SelectedInterface;
   /** SendMessage. With `configuration.returnImmediately` it returns as soon as the task exists. */
   sendMessage(req: SendMessageRequest, o?: CallOptions): Promise<SendMessageResponse>;
@@ -84,7 +84,7 @@ export function createTransport(options: BindingOptions): Transport {
  * @throws NoUsableInterfaceError when no endpoint is given and the card offers none we speak.
  */
 export function createA2AClient(target: A2AClientTarget, options: A2AClientOptions = {}): A2AClient {
-  const endpoint = target.endpoint ?? selectInterface(target.card);
+  const endpoint = target.endpoint ?? selectInterface(target.card!);
   const http = new HttpClient({
     ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
     ...(options.auth ? { auth: options.auth } : {}),

@@ -6,6 +6,8 @@ import type { RunningAgent } from './shared/agent-server.js';
 export interface SampleAgentsOptions {
   /** @default '127.0.0.1' */
   host?: string;
+  /** Host name in the cards' URLs (e.g. the compose service name). @default the bound host */
+  publicHost?: string;
   /** Port per agent; 0 or absent picks a free port. */
   ports?: { compat?: number; changelog?: number; license?: number };
   /** Also serve A2A 0.3. @default false */
@@ -27,8 +29,8 @@ export interface SampleAgents {
  * error is thrown.
  */
 export async function startSampleAgents(options: SampleAgentsOptions = {}): Promise<SampleAgents> {
-  const { host, ports = {}, legacy, workDelayMs, chunkDelayMs } = options;
-  const common = { host, legacy, workDelayMs, chunkDelayMs };
+  const { host, publicHost, ports = {}, legacy, workDelayMs, chunkDelayMs } = options;
+  const common = { host, publicHost, legacy, workDelayMs, chunkDelayMs };
   const results = await Promise.allSettled([
     startDependencyCompatAgent({ ...common, port: ports.compat ?? 0 }),
     startChangelogAgent({ ...common, port: ports.changelog ?? 0 }),

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import express from 'express';
+import { timingSafeEqual } from 'node:crypto';
+import express, { type RequestHandler } from 'express';
 import { AGENT_CARD_PATH } from '@a2a-js/sdk';
 import {
   DefaultPushNotificationSender,
@@ -22,6 +23,13 @@ export interface AgentServerOptions {
   port?: number;
   /** Also serve A2A 0.3 (JSON-RPC and HTTP+JSON) through the SDK's compat layer. @default false */
   legacy?: boolean;
+  /** Host name written into the card's interface URLs (e.g. a compose service name). @default the bound host */
+  publicHost?: string;
+  /**
+   * Require `Authorization: Bearer <token>` on every A2A call (the card stays public); others get
+   * 401. For tests that prove credentials are sent, and as an example of a protected agent.
+   */
+  bearerToken?: string;
 }
 
 /** A sample agent listening on its port. */
@@ -61,7 +69,7 @@ export async function startAgentServer(definition: AgentDefinition, options: Age
   const server = createServer();
   await listen(server, options.port ?? 0, host, definition.description.name);
   const { port } = server.address() as AddressInfo;
-  const baseUrl = `http://${urlHost(host)}:${port}`;
+  const baseUrl = `http://${options.publicHost ?? urlHost(host)}:${port}`;
 
   const card = buildAgentCard(definition.description, baseUrl, legacy);
   const recorder = new StatsRecorder(JSONRPC_PATH);
@@ -78,6 +86,7 @@ export async function startAgentServer(definition: AgentDefinition, options: Age
   app.disable('x-powered-by');
   app.use(recorder.middleware);
   app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: requestHandler, legacyCompat }));
+  if (options.bearerToken) app.use([JSONRPC_PATH, REST_PATH], requireBearer(options.bearerToken));
   app.use(JSONRPC_PATH, jsonRpcHandler({ requestHandler, userBuilder: recorder.userBuilder, legacyCompat }));
   app.use(REST_PATH, restHandler({ requestHandler, userBuilder: recorder.userBuilder, legacyCompat }));
   // Attached after listen because the card needs the bound port; no request can be parsed before
@@ -99,6 +108,16 @@ export async function startAgentServer(definition: AgentDefinition, options: Age
       });
       return closing;
     },
+  };
+}
+
+/** 401 for A2A calls without the expected bearer token (compared in constant time). */
+function requireBearer(token: string): RequestHandler {
+  const expected = Buffer.from(`Bearer ${token}`);
+  return (req, res, next) => {
+    const given = Buffer.from(req.headers.authorization ?? '');
+    if (given.length === expected.length && timingSafeEqual(given, expected)) return next();
+    res.status(401).set('WWW-Authenticate', 'Bearer').json({ error: { code: 401, status: 'UNAUTHENTICATED', message: 'A bearer token is required.' } });
   };
 }
 

@@ -1,0 +1,30 @@
+/**
+ * Agent cards per worker process: a fresh card (within the agent's `Cache-Control: max-age`)
+ * is served from memory, a stale one is revalidated with `If-None-Match`/`If-Modified-Since`,
+ * so a busy worker does not fetch the same card for every delegation.
+ */
+import type { Dispatcher } from 'undici';
+import { fetchAgentCard, type AuthResolver, type FetchedAgentCard } from '../a2a/index.js';
+
+interface Entry {
+  fetched: FetchedAgentCard;
+  expiresAt: number;
+}
+
+export class AgentCardCache {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(
+    private readonly options: { dispatcher?: Dispatcher; now?: () => number; /** @default 60 */ defaultMaxAgeSeconds?: number } = {},
+  ) {}
+
+  async get(url: string, request: { signal?: AbortSignal; auth?: AuthResolver; timeoutMs?: number }): Promise<FetchedAgentCard> {
+    const now = this.options.now ?? Date.now;
+    const cached = this.entries.get(url);
+    if (cached && cached.expiresAt > now()) return cached.fetched;
+    const fetched = await fetchAgentCard(url, { ...request, dispatcher: this.options.dispatcher, previous: cached?.fetched });
+    const maxAge = fetched.maxAgeSeconds ?? this.options.defaultMaxAgeSeconds ?? 60;
+    this.entries.set(url, { fetched, expiresAt: now() + maxAge * 1000 });
+    return fetched;
+  }
+}

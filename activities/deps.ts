@@ -1,0 +1,23 @@
+import type { Dispatcher } from 'undici';
+import { createA2AClient, type A2AClient } from '../a2a/index.js';
+import type { AgentRef } from '../workflows/delegation-types.js';
+import type { AgentRegistry } from './agent-registry.js';
+import type { AgentCardCache } from './card-cache.js';
+
+/** What the delegation activities need from their worker; built once by `createActivities`. */
+export interface ActivityDeps {
+  registry: AgentRegistry;
+  cards: AgentCardCache;
+  /** undici dispatcher for every agent request (connection pooling; tests pass a MockAgent). */
+  dispatcher?: Dispatcher;
+  /** Push mode: where agents deliver notifications; unset = push is never chosen by `auto`. */
+  webhook?: { publicUrl: string; secret: string };
+  /** Per-request timeout of unary calls. @default 30_000 */
+  requestTimeoutMs: number;
+}
+
+/** An A2A client for `agent`, with its credential resolved from the registry on every request. */
+export function clientFor(deps: ActivityDeps, agent: AgentRef): A2AClient {
+  const { auth } = deps.registry.locate(agent.name);
+  return createA2AClient({ endpoint: agent.endpoint }, { dispatcher: deps.dispatcher, auth, timeoutMs: deps.requestTimeoutMs });
+}

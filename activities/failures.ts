@@ -1,0 +1,50 @@
+/**
+ * Turns what went wrong in an activity into what Temporal's retry policy understands:
+ * retryable errors are retried with backoff (honouring `Retry-After`), everything else fails
+ * fast as a non-retryable `ApplicationFailure` with a stable `type`.
+ */
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
+import { A2AError } from '../a2a/index.js';
+import { A2A_ERROR_TYPE_PREFIX, FailureType } from '../workflows/failure-types.js';
+import { AgentNotConfiguredError, AgentsFileError, CredentialMissingError } from './agent-registry.js';
+
+/** Maps any error thrown while talking to `agent` to the failure the activity should throw. */
+export function toActivityFailure(err: unknown, agent: string): Error {
+  if (err instanceof CancelledFailure || err instanceof ApplicationFailure) return err;
+  if (isCancelled()) return new CancelledFailure('the activity was cancelled', undefined, err instanceof Error ? err : undefined);
+  if (err instanceof A2AError) {
+    return ApplicationFailure.create({
+      type: A2A_ERROR_TYPE_PREFIX + err.code.replace(/^A2A_/, ''),
+      message: `Agent "${agent}": ${err.message}`,
+      nonRetryable: !err.retryable,
+      nextRetryDelay: err.retryAfterMs,
+      cause: err,
+    });
+  }
+  if (err instanceof AgentNotConfiguredError || err instanceof AgentsFileError) {
+    return ApplicationFailure.nonRetryable(err.message, FailureType.agentNotConfigured);
+  }
+  if (err instanceof CredentialMissingError) {
+    return ApplicationFailure.nonRetryable(err.message, FailureType.credentialMissing);
+  }
+  // A bug of ours or an unexpected runtime error: let Temporal retry it and show it in the UI.
+  return err instanceof Error ? err : new Error(String(err));
+}
+
+/** Runs `fn`, mapping its errors with {@link toActivityFailure}. */
+export async function asActivity<T>(agent: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    throw toActivityFailure(err, agent);
+  }
+}
+
+function isCancelled(): boolean {
+  try {
+    return Context.current().cancellationSignal.aborted;
+  } catch {
+    return false; // not inside an activity (unit tests of helpers)
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * The delegation activities, built once per worker with their dependencies:
+ *
+ * ```ts
+ * const activities = createActivities({ registry: loadAgentRegistry('agents.json') });
+ * await Worker.create({ ..., activities });   // or use the a2aTemporalPlugin
+ * ```
+ */
+import { Agent, type Dispatcher } from 'undici';
+import { AgentRegistry } from './agent-registry.js';
+import { cancelTask, type CancelTaskInput } from './cancel-task.js';
+import { AgentCardCache } from './card-cache.js';
+import type { ActivityDeps } from './deps.js';
+import { resolveAgent, type ResolveAgentInput } from './resolve-agent.js';
+import { sendMessage, type SendMessageInput } from './send-message.js';
+import { trackTask, type TrackTaskInput } from './track-task.js';
+
+export interface CreateActivitiesOptions {
+  /** Agent names → URLs and credential references. @default an empty registry (agents by URL only) */
+  registry?: AgentRegistry;
+  /** undici dispatcher for all agent traffic. @default a keep-alive pool per origin */
+  dispatcher?: Dispatcher;
+  /** @default 30_000 */
+  requestTimeoutMs?: number;
+  /** Push mode's webhook receiver (see the README's push section). */
+  webhook?: ActivityDeps['webhook'];
+}
+
+export function createActivities(options: CreateActivitiesOptions = {}) {
+  // One pool for all agents: keep-alive connections are reused across delegations. No body
+  // timeout: streams stay silent while a task is parked; the tracker has its own idle timeout.
+  const dispatcher = options.dispatcher ?? new Agent({ connections: 256, bodyTimeout: 0, keepAliveTimeout: 30_000 });
+  const deps: ActivityDeps = {
+    registry: options.registry ?? new AgentRegistry({ agents: {} }),
+    cards: new AgentCardCache({ dispatcher }),
+    dispatcher,
+    webhook: options.webhook,
+    requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
+  };
+  return {
+    resolveAgent: (input: ResolveAgentInput) => resolveAgent(deps, input),
+    sendMessage: (input: SendMessageInput) => sendMessage(deps, input),
+    trackTask: (input: TrackTaskInput) => trackTask(deps, input),
+    cancelTask: (input: CancelTaskInput) => cancelTask(deps, input),
+  };
+}
+
+/** The activity functions, as workflows see them through `proxyActivities`. */
+export type DelegationActivities = ReturnType<typeof createActivities>;
+
+export { AgentRegistry, loadAgentRegistry, AgentsFileSchema, type AgentsFile } from './agent-registry.js';
+export type { ResolveAgentInput } from './resolve-agent.js';
+export type { SendMessageInput, SendOutcome } from './send-message.js';
+export type { TrackTaskInput, TrackOutcome, TrackPhase, TrackProgress, ArtifactProgress } from './track-task.js';
+export type { CancelTaskInput } from './cancel-task.js';

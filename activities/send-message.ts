@@ -1,0 +1,78 @@
+import { Context, log } from '@temporalio/activity';
+import { A2AError, type A2AClient, type Message, type Task } from '../a2a/index.js';
+import type { AgentRef } from '../workflows/delegation-types.js';
+import { clientFor, type ActivityDeps } from './deps.js';
+import { asActivity } from './failures.js';
+import { withoutHistory } from './task-view.js';
+
+export interface SendMessageInput {
+  agent: AgentRef;
+  /** The complete message, ids included: they come from the workflow, so every retry sends the same ones. */
+  message: Message;
+  acceptedOutputModes?: string[];
+}
+
+export type SendOutcome =
+  | { kind: 'task'; task: Task; /** true when a retry found the task the first attempt created */ adopted: boolean }
+  | { kind: 'message'; message: Message };
+
+/** How far back a retry looks for our message in a task's history. */
+const LOOKBACK = 50;
+
+/**
+ * `SendMessage` with `returnImmediately: true`. A retry first looks for the task the previous
+ * attempt may have created (our messageId in the task's or the context's history) and adopts
+ * it instead of sending the message a second time.
+ */
+export async function sendMessage(deps: ActivityDeps, input: SendMessageInput): Promise<SendOutcome> {
+  return asActivity(input.agent.name, async () => {
+    const context = Context.current();
+    const client = clientFor(deps, input.agent);
+    const signal = context.cancellationSignal;
+    if (context.info.attempt > 1) {
+      const existing = await findSentTask(client, input.message, signal);
+      if (existing) {
+        log.info('adopted the task created by an earlier attempt', { taskId: existing.id, messageId: input.message.messageId });
+        return { kind: 'task', task: withoutHistory(existing), adopted: true };
+      }
+    }
+    const response = await client.sendMessage(
+      {
+        message: input.message,
+        configuration: {
+          returnImmediately: true,
+          historyLength: 0,
+          acceptedOutputModes: input.acceptedOutputModes,
+        },
+      },
+      { signal },
+    );
+    return 'task' in response
+      ? { kind: 'task', task: withoutHistory(response.task), adopted: false }
+      : { kind: 'message', message: response.message };
+  });
+}
+
+/**
+ * The task that already holds `message`, if an earlier attempt delivered it. Agents without
+ * ListTasks (A2A 0.3) cannot be asked for a new conversation: the message is then sent again
+ * (at-least-once), which the README states.
+ */
+async function findSentTask(client: A2AClient, message: Message, signal: AbortSignal): Promise<Task | undefined> {
+  const holds = (task: Task) => task.history?.some((m) => m.messageId === message.messageId) ?? false;
+  if (message.taskId) {
+    const task = await client.getTask({ id: message.taskId, historyLength: LOOKBACK }, { signal });
+    return holds(task) ? task : undefined;
+  }
+  if (!message.contextId) return undefined;
+  try {
+    const { tasks } = await client.listTasks({ contextId: message.contextId, historyLength: LOOKBACK, pageSize: 50 }, { signal });
+    return tasks.find(holds);
+  } catch (err) {
+    if (err instanceof A2AError && !err.retryable) {
+      log.warn('the agent cannot list tasks; resending the message (at-least-once)', { code: err.code });
+      return undefined;
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,51 @@
+/** The worker's configuration, read once from the environment (and CLI flags, which win). */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { stripUndefined } from '../platform/strip-undefined.js';
+import { DEFAULT_TASK_QUEUE } from '../platform/temporal-config.js';
+
+const positiveInt = z.coerce.number().int().positive();
+
+const WorkerEnvSchema = z.object({
+  A2A_TASK_QUEUE: z.string().min(1).default(DEFAULT_TASK_QUEUE),
+  /** Agent names → URLs and credential references. @default ./agents.json when it exists */
+  A2A_AGENTS_FILE: z.string().min(1).optional(),
+  /** Concurrent activities; a tracking activity holds one while its remote task runs. @default 1000 */
+  A2A_MAX_ACTIVITIES: positiveInt.default(1000),
+  /** Workflows kept in the worker's cache; parked ones beyond it are replayed when they wake. @default 1000 */
+  A2A_MAX_CACHED_WORKFLOWS: positiveInt.default(1000),
+  /** Per-request timeout of unary A2A calls, in ms. @default 30000 */
+  A2A_REQUEST_TIMEOUT_MS: positiveInt.default(30_000),
+  /** A pre-built workflow bundle (skips bundling at start). */
+  A2A_WORKFLOW_BUNDLE: z.string().min(1).optional(),
+});
+
+export interface WorkerConfig {
+  taskQueue: string;
+  agentsFile?: string;
+  maxConcurrentActivities: number;
+  maxCachedWorkflows: number;
+  requestTimeoutMs: number;
+  workflowBundlePath?: string;
+}
+
+/** @throws Error with a sentence naming the variable when the environment is invalid. */
+export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<WorkerConfig> = {}): WorkerConfig {
+  const parsed = WorkerEnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new Error(`Environment variable ${issue.path.join('.')} is invalid: ${issue.message}.`);
+  }
+  const e = parsed.data;
+  const defaultAgentsFile = resolve('agents.json');
+  return {
+    taskQueue: e.A2A_TASK_QUEUE,
+    agentsFile: e.A2A_AGENTS_FILE ?? (existsSync(defaultAgentsFile) ? defaultAgentsFile : undefined),
+    maxConcurrentActivities: e.A2A_MAX_ACTIVITIES,
+    maxCachedWorkflows: e.A2A_MAX_CACHED_WORKFLOWS,
+    requestTimeoutMs: e.A2A_REQUEST_TIMEOUT_MS,
+    workflowBundlePath: e.A2A_WORKFLOW_BUNDLE,
+    ...stripUndefined(overrides),
+  };
+}

@@ -1,0 +1,51 @@
+/** Builds and runs the a2a-temporal worker: connection, task queue, plugin, graceful shutdown. */
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { AgentRegistry, loadAgentRegistry } from '../activities/index.js';
+import { temporalTarget, type TemporalTarget } from '../platform/temporal-config.js';
+import type { WorkerConfig } from './config.js';
+import { a2aTemporalPlugin } from './plugin.js';
+
+export interface A2AWorkerOptions {
+  config: WorkerConfig;
+  /** @default Temporal's environment configuration */
+  target?: TemporalTarget;
+  /** Agents to use instead of `config.agentsFile`. */
+  registry?: AgentRegistry;
+  /** An open connection to reuse (the caller closes it). */
+  connection?: NativeConnection;
+}
+
+export interface A2AWorker {
+  worker: Worker;
+  /** Runs until `shutdown()` (or a SIGINT/SIGTERM, which the SDK handles) and closes the connection it opened. */
+  run(): Promise<void>;
+  shutdown(): void;
+}
+
+/** Creates the worker (bundling the workflows unless a pre-built bundle is configured). */
+export async function createA2AWorker(options: A2AWorkerOptions): Promise<A2AWorker> {
+  const { config } = options;
+  const target = options.target ?? temporalTarget();
+  const registry = options.registry ?? (config.agentsFile ? loadAgentRegistry(config.agentsFile) : new AgentRegistry({ agents: {} }));
+  const connection = options.connection ?? (await NativeConnection.connect(target.connectionOptions));
+  const worker = await Worker.create({
+    connection,
+    namespace: target.namespace,
+    taskQueue: config.taskQueue,
+    plugins: [a2aTemporalPlugin({ registry, requestTimeoutMs: config.requestTimeoutMs })],
+    ...(config.workflowBundlePath ? { workflowBundle: { codePath: config.workflowBundlePath } } : {}),
+    maxConcurrentActivityTaskExecutions: config.maxConcurrentActivities,
+    maxCachedWorkflows: config.maxCachedWorkflows,
+  });
+  return {
+    worker,
+    async run() {
+      try {
+        await worker.run();
+      } finally {
+        if (!options.connection) await connection.close();
+      }
+    },
+    shutdown: () => worker.shutdown(),
+  };
+}

@@ -1,0 +1,285 @@
+/**
+ * `delegate`: one remote A2A task, from the first message to a terminal state, with any number
+ * of input-required rounds in between. Any workflow can run it as a child (see
+ * delegate-child.ts); the release coordinator does.
+ */
+import {
+  ActivityFailure,
+  allHandlersFinished,
+  ApplicationFailure,
+  CancellationScope,
+  condition,
+  continueAsNew,
+  currentUpdateInfo,
+  isCancellation,
+  log,
+  setHandler,
+  TimeoutFailure,
+  uuid4,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { TimeoutType } from '@temporalio/common';
+import { msToNumber } from '@temporalio/common/lib/time.js';
+import type { Message, Part } from '../a2a/index.js';
+import type { TrackOutcome } from '../activities/index.js';
+import { delegationActivities, TRACKING_DEFAULTS, type DelegationActivityCalls } from './activity-proxies.js';
+import { DelegationState } from './delegation-state.js';
+import type { AgentRef, AnswerInput, DelegateInput, DelegateResult, ResolvedAgent, StatusKey } from './delegation-types.js';
+import { DelegationPublisher } from './delegation-ui.js';
+import { FailureType } from './failure-types.js';
+import { answerSignal, answerUpdate, delegationStatusQuery } from './messages.js';
+
+export async function delegate(input: DelegateInput): Promise<DelegateResult> {
+  const contextId = input.resume?.contextId ?? input.contextId ?? uuid4();
+  const state = new DelegationState(input, contextId);
+  const ui = new DelegationPublisher();
+  const publish = () => ui.publish(state.status);
+  state.status.rounds = input.resume?.rounds ?? 0;
+
+  // Handlers first: a question can be answered as soon as it is published.
+  setHandler(delegationStatusQuery, () => state.status);
+  setHandler(
+    answerUpdate,
+    (answer) => {
+      const receipt = state.accept(answer, answer.answerId ?? currentUpdateInfo()?.id ?? uuid4(), uuid4());
+      publish();
+      return receipt;
+    },
+    {
+      validator: (answer) => {
+        const why = state.rejectionOf(answer);
+        if (why) throw new Error(why);
+      },
+    },
+  );
+  setHandler(answerSignal, (answer) => {
+    const why = state.rejectionOf(answer);
+    if (why) {
+      log.warn('answer signal ignored', { reason: why });
+      return;
+    }
+    state.accept(answer, answer.answerId ?? uuid4(), uuid4());
+    publish();
+  });
+
+  const acts = delegationActivities(input.tracking);
+  const tracking = { ...TRACKING_DEFAULTS, ...input.tracking };
+  const name = input.label ?? input.agent;
+  let agent: AgentRef | undefined;
+  let taskId = input.resume?.taskId;
+  let handled: StatusKey | undefined = input.resume?.handled;
+
+  try {
+    const resolved = input.resume?.resolved ?? (await acts.resolveAgent({ agent: input.agent }, `Resolve agent ${input.agent}`));
+    const mode = !input.mode || input.mode === 'auto' ? resolved.autoMode : input.mode;
+    if (mode === 'push') throw ApplicationFailure.nonRetryable('Push mode is not available in this version; use stream or poll.', 'A2A_MODE_UNSUPPORTED');
+    agent = { name: resolved.name, endpoint: resolved.endpoint };
+    state.status.mode = mode;
+
+    let outgoing: Message | undefined = input.resume ? undefined : firstMessage(input, contextId);
+    let next: TrackOutcome | undefined;
+    for (;;) {
+      if (outgoing) {
+        state.setPhase('sending');
+        publish();
+        const message = outgoing;
+        // Never cancelled half-way: we must learn the task id of what we sent, to cancel it.
+        const sent = await CancellationScope.nonCancellable(() =>
+          acts.sendMessage({ agent: agent!, message, acceptedOutputModes: input.acceptedOutputModes }, `SendMessage to ${name}`),
+        );
+        outgoing = undefined;
+        if (sent.kind === 'message') {
+          state.setPhase('completed');
+          publish();
+          await condition(allHandlersFinished);
+          return { agent: input.agent, kind: 'message', contextId: sent.message.contextId ?? contextId, message: sent.message, artifacts: [], rounds: state.status.rounds };
+        }
+        taskId = sent.task.id;
+        state.status.taskId = taskId;
+        state.status.contextId = sent.task.contextId ?? state.status.contextId;
+        state.status.state = sent.task.status.state;
+      }
+
+      state.setPhase('working');
+      publish();
+      const ctx: TrackContext = { resolved, agent, taskId: taskId!, mode, handled, tracking, name };
+      const outcome = next ?? (await trackUntilDecided(acts, ctx, state, input));
+      next = undefined;
+      state.status.state = outcome.task.status.state;
+      state.status.artifacts = outcome.artifacts;
+
+      if (outcome.phase === 'completed') {
+        state.setPhase('completed');
+        publish();
+        await condition(allHandlersFinished);
+        return {
+          agent: input.agent,
+          kind: 'task',
+          contextId: outcome.task.contextId ?? state.status.contextId,
+          taskId,
+          state: outcome.task.status.state,
+          task: outcome.task,
+          artifacts: outcome.artifacts,
+          rounds: state.status.rounds,
+        };
+      }
+      if (outcome.phase === 'failed' || outcome.phase === 'rejected' || outcome.phase === 'canceled') {
+        throw terminalFailure(outcome, input.agent, taskId!);
+      }
+
+      // input-required / auth-required: ask, then wait durably for the answer.
+      handled = outcome.status;
+      state.ask({
+        taskId: taskId!,
+        state: outcome.phase === 'auth-required' ? 'TASK_STATE_AUTH_REQUIRED' : 'TASK_STATE_INPUT_REQUIRED',
+        text: outcome.statusText || '(the agent asked for input without saying what it needs)',
+        messageId: outcome.status.messageId,
+        askedAt: new Date().toISOString(),
+      });
+      publish();
+      const reply = await waitForAnswer(acts, state, input, { ...ctx, handled });
+      if ('moved' in reply) {
+        next = reply.moved; // AUTH_REQUIRED resolved out of band: the task went on without a message
+        continue;
+      }
+      outgoing = answerMessage(reply.answer, reply.messageId, taskId!, state.status.contextId);
+    }
+  } catch (err) {
+    if (isCancellation(err)) {
+      state.setPhase('canceling');
+      publish();
+      if (agent && taskId) {
+        const ref = agent;
+        const id = taskId;
+        const task = await CancellationScope.nonCancellable(() => acts.cancelTask({ agent: ref, taskId: id }, `CancelTask ${id} at ${name}`));
+        state.status.state = task?.status.state ?? state.status.state;
+      }
+      state.setPhase('canceled');
+      publish();
+      throw err;
+    }
+    const failure = explain(err, input.agent, tracking.unreachableTimeout);
+    state.setPhase('failed');
+    state.status.error = failure.message;
+    publish();
+    throw failure;
+  }
+}
+
+interface TrackContext {
+  resolved: ResolvedAgent;
+  agent: AgentRef;
+  taskId: string;
+  mode: 'stream' | 'poll';
+  handled: StatusKey | undefined;
+  tracking: typeof TRACKING_DEFAULTS & DelegateInput['tracking'];
+  name: string;
+}
+
+/** Tracking rounds until the task is terminal or asks something new; history grows per round only. */
+async function trackUntilDecided(acts: DelegationActivityCalls, ctx: TrackContext, state: DelegationState, input: DelegateInput): Promise<TrackOutcome> {
+  for (;;) {
+    const outcome = await acts.trackTask(
+      {
+        agent: ctx.agent,
+        taskId: ctx.taskId,
+        mode: ctx.mode,
+        handled: ctx.handled,
+        roundMs: msToNumber(ctx.tracking.roundTimeout),
+        pollInitialMs: msToNumber(ctx.tracking.pollInitialInterval),
+        pollMaxMs: msToNumber(ctx.tracking.pollMaxInterval),
+      },
+      `Track task ${ctx.taskId} at ${ctx.name} (${ctx.mode})`,
+    );
+    if (outcome.phase !== 'running') return outcome;
+    state.status.state = outcome.task.status.state;
+    state.status.artifacts = outcome.artifacts;
+    if (workflowInfo().continueAsNewSuggested) {
+      await condition(allHandlersFinished);
+      await continueAsNew<typeof delegate>({
+        ...input,
+        resume: { resolved: ctx.resolved, taskId: ctx.taskId, contextId: state.status.contextId, rounds: state.status.rounds, handled: ctx.handled },
+      });
+    }
+  }
+}
+
+/**
+ * Waits for the answer (with the optional input deadline). While the task waits for
+ * authorization, it is also watched: an agent may resume on its own once it is authorized.
+ */
+async function waitForAnswer(
+  acts: DelegationActivityCalls,
+  state: DelegationState,
+  input: DelegateInput,
+  ctx: TrackContext,
+): Promise<{ answer: AnswerInput; messageId: string } | { moved: TrackOutcome }> {
+  const waiting = new CancellationScope();
+  const answered = waiting.run(async () => {
+    if (input.inputTimeout === undefined) {
+      await condition(() => state.answered);
+      return true;
+    }
+    return condition(() => state.answered, input.inputTimeout);
+  });
+  // An input question is only ever ended by an answer (or the deadline); an auth question also by the agent.
+  const watching = state.status.question?.state === 'TASK_STATE_AUTH_REQUIRED' ? waiting.run(() => trackUntilDecided(acts, ctx, state, input)) : undefined;
+  const first = await Promise.race([answered.then((ok) => ({ ok })), ...(watching ? [watching.then((moved) => ({ moved }))] : [])]);
+  waiting.cancel();
+  await Promise.allSettled(watching ? [answered, watching] : [answered]);
+  if ('moved' in first) return { moved: first.moved };
+  if (!first.ok) {
+    const question = state.status.question;
+    await CancellationScope.nonCancellable(() => acts.cancelTask({ agent: ctx.agent, taskId: ctx.taskId }, `CancelTask ${ctx.taskId} at ${ctx.name} (no answer in time)`));
+    throw ApplicationFailure.create({
+      type: FailureType.inputTimeout,
+      nonRetryable: true,
+      message: `Nobody answered ${ctx.name}'s question within ${String(input.inputTimeout)} ("${question?.text ?? ''}"); the remote task ${ctx.taskId} was canceled. Start the delegation again and answer within the deadline, or raise inputTimeout.`,
+    });
+  }
+  const { answer, receipt } = state.takeAnswer();
+  return { answer, messageId: receipt.messageId };
+}
+
+function firstMessage(input: DelegateInput, contextId: string): Message {
+  const parts: Part[] = [...(input.text ? [{ text: input.text } as Part] : []), ...(input.parts ?? [])];
+  if (parts.length === 0) throw ApplicationFailure.nonRetryable('Nothing to send: give the delegation a text or at least one part.', 'A2A_EMPTY_MESSAGE');
+  return {
+    messageId: uuid4(),
+    role: 'ROLE_USER',
+    contextId,
+    parts,
+    ...(input.referenceTaskIds?.length ? { referenceTaskIds: input.referenceTaskIds } : {}),
+    ...(input.metadata ? { metadata: input.metadata } : {}),
+  } as Message;
+}
+
+function answerMessage(answer: AnswerInput, messageId: string, taskId: string, contextId: string): Message {
+  return { messageId, role: 'ROLE_USER', taskId, contextId, parts: [{ text: answer.text } as Part, ...(answer.parts ?? [])] } as Message;
+}
+
+function terminalFailure(outcome: TrackOutcome, agent: string, taskId: string): ApplicationFailure {
+  const { phase } = outcome;
+  const type = phase === 'failed' ? FailureType.taskFailed : phase === 'rejected' ? FailureType.taskRejected : FailureType.taskCanceled;
+  const verb = phase === 'failed' ? 'failed' : phase === 'rejected' ? 'rejected' : 'canceled';
+  return ApplicationFailure.create({
+    type,
+    nonRetryable: true,
+    message: `Agent "${agent}" ${verb} task ${taskId}: ${outcome.statusText || 'it gave no reason'}`,
+    details: [{ taskId, contextId: outcome.task.contextId, state: outcome.task.status.state, agentMessage: outcome.statusText }],
+  });
+}
+
+/** Failures as sentences: an unreachable agent names the last error and what to do. */
+function explain(err: unknown, agent: string, unreachableTimeout: string | number): Error {
+  if (err instanceof ActivityFailure && err.cause instanceof TimeoutFailure && err.cause.timeoutType === TimeoutType.SCHEDULE_TO_CLOSE) {
+    const last = err.cause.cause?.message ?? 'no answer';
+    return ApplicationFailure.create({
+      type: FailureType.agentUnreachable,
+      nonRetryable: true,
+      message: `Agent "${agent}" could not be reached for ${String(unreachableTimeout)} (last error: ${last}). Start the agent or fix its URL in the agents file, then start the delegation again.`,
+    });
+  }
+  if (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure) return err.cause;
+  return err instanceof Error ? err : new Error(String(err));
+}

@@ -1,0 +1,165 @@
+/**
+ * The contract of one delegation: what a caller passes to the `delegate` workflow, what it
+ * returns, and what its query shows while it runs. Plain JSON only: these live in history.
+ */
+import type { Duration } from '@temporalio/common';
+import type { AgentCard, Artifact, Message, Part, SelectedInterface, Task, TaskState } from '../a2a/index.js';
+
+/** How the delegation follows the remote task; `auto` picks from the agent card's capabilities. */
+export type TrackingMode = 'auto' | 'stream' | 'poll' | 'push';
+
+export interface DelegateInput {
+  /**
+   * The agent: a name from the worker's agents file (credentials are looked up there, inside
+   * activities) or the agent's base URL. Never a credential.
+   */
+  agent: string;
+  /** The request text; becomes the message's first part. */
+  text?: string;
+  /** More parts after the text, e.g. `{ data: manifest, mediaType: 'application/json' }`. */
+  parts?: Part[];
+  /** Continue an existing conversation (follow-up); a new one gets a workflow-generated id. */
+  contextId?: string;
+  /** Earlier tasks this request refers to (follow-ups after a task completed). */
+  referenceTaskIds?: string[];
+  /** @default 'auto' */
+  mode?: TrackingMode;
+  /**
+   * Give up when nobody answers the agent's question within this time: the remote task is
+   * canceled and the delegation fails with `A2A_INPUT_TIMEOUT`. @default no deadline
+   */
+  inputTimeout?: Duration;
+  /** Media types the caller accepts in results. */
+  acceptedOutputModes?: string[];
+  /** Metadata of the first message (agent-specific switches). */
+  metadata?: Record<string, unknown>;
+  /** A short name shown in the UI and in a coordinator's status (e.g. `compat`). */
+  label?: string;
+  /** Tuning of the tracking activity; the defaults suit most agents. */
+  tracking?: TrackingOptions;
+  /** Set by the workflow itself when it continues as new; callers leave it out. */
+  resume?: ResumeState;
+}
+
+export interface TrackingOptions {
+  /** The tracking activity's heartbeat timeout: how fast a dead worker is noticed. @default '5 seconds' */
+  heartbeatTimeout?: Duration;
+  /** How long one tracking activity runs before it hands back (history grows per round only). @default '10 minutes' */
+  roundTimeout?: Duration;
+  /** First and largest pause between `GetTask` polls (poll mode); the pause grows by 1.5x. @default '200ms' / '5 seconds' */
+  pollInitialInterval?: Duration;
+  pollMaxInterval?: Duration;
+  /** How long the agent may stay unreachable while resolving or sending before the delegation fails. @default '2 minutes' */
+  unreachableTimeout?: Duration;
+}
+
+/** What the delegation carries across continue-as-new. */
+export interface ResumeState {
+  resolved: ResolvedAgent;
+  taskId: string;
+  contextId: string;
+  rounds: number;
+  handled?: StatusKey;
+}
+
+/** Where a delegation ended. `kind: 'message'` when the agent answered with a direct message. */
+export interface DelegateResult {
+  agent: string;
+  kind: 'task' | 'message';
+  contextId: string;
+  taskId?: string;
+  state?: TaskState;
+  /** The final task (no history), as the agent reported it. */
+  task?: Task;
+  /** The direct reply, when the agent answered without a task. */
+  message?: Message;
+  /** The task's artifacts, chunks assembled. */
+  artifacts: Artifact[];
+  /** How many times the agent asked for input and got an answer. */
+  rounds: number;
+}
+
+/** The agent as resolved once per delegation; recorded in history, so replays never refetch. */
+export interface ResolvedAgent {
+  /** The name the caller used (or the URL). */
+  name: string;
+  cardUrl: string;
+  card: AgentCard;
+  endpoint: SelectedInterface;
+  /** The mode `auto` turns into for this agent and this worker. */
+  autoMode: Exclude<TrackingMode, 'auto'>;
+}
+
+/** What activities need to reach an agent: never the card, never a credential. */
+export interface AgentRef {
+  name: string;
+  endpoint: SelectedInterface;
+}
+
+/** Identifies one status of a task, so a question already answered is not asked twice. */
+export interface StatusKey {
+  state: TaskState;
+  messageId?: string;
+  timestamp?: string;
+}
+
+/** Where the delegation is, as its query and the CLI show it. */
+export type DelegationPhase =
+  | 'resolving'
+  | 'sending'
+  | 'working'
+  | 'waiting-for-input'
+  | 'canceling'
+  | 'completed'
+  | 'canceled'
+  | 'failed';
+
+export interface PendingQuestion {
+  taskId: string;
+  state: 'TASK_STATE_INPUT_REQUIRED' | 'TASK_STATE_AUTH_REQUIRED';
+  /** The agent's question, as text. */
+  text: string;
+  /** The agent's status message id (identifies this question). */
+  messageId?: string;
+  /** Workflow time when the question was published (ISO 8601). */
+  askedAt: string;
+}
+
+export interface DelegationStatus {
+  kind: 'delegation';
+  agent: string;
+  label?: string;
+  phase: DelegationPhase;
+  mode?: Exclude<TrackingMode, 'auto'>;
+  contextId: string;
+  taskId?: string;
+  state?: TaskState;
+  question?: PendingQuestion;
+  rounds: number;
+  /** Assembled artifacts as of the last completed activity (live chunks: see the tracking heartbeat). */
+  artifacts: Artifact[];
+  /** Why it failed, when it did. */
+  error?: string;
+}
+
+/** Payload of the `answer` update and signal. */
+export interface AnswerInput {
+  /** The answer text; must not be empty. */
+  text: string;
+  /** More parts (e.g. structured data) after the text. */
+  parts?: Part[];
+  /** Answer this task only (needed by coordinators with several delegations); rejected if it is not the one waiting. */
+  taskId?: string;
+  /** Idempotency key: the same answer id is applied once, however often it is delivered. */
+  answerId?: string;
+}
+
+/** What the `answer` update returns once the answer is accepted. */
+export interface AnswerReceipt {
+  taskId: string;
+  /** 1 for the first answer of this delegation. */
+  round: number;
+  answerId: string;
+  /** The id of the A2A message that carries the answer to the agent. */
+  messageId: string;
+}

@@ -1,0 +1,41 @@
+/**
+ * The `a2a-temporal` command line: `server`, `agents`, `worker` run the embedded stack; the
+ * workflow commands (release, delegate, answer, status, watch, list, cancel) talk to Temporal.
+ */
+import { Command, CommanderError } from 'commander';
+import { CliError, ExitCode } from './cli-error.js';
+import { registerAgentsCommand } from './commands/agents.js';
+import { registerServerCommand } from './commands/server.js';
+import { registerWorkerCommand } from './commands/worker.js';
+
+/** Runs the CLI with `argv` (without `node` and the script) and resolves to the exit code. */
+export async function runCli(argv: string[]): Promise<number> {
+  const program = new Command('a2a-temporal')
+    .description('Durable delegation to A2A agents on Temporal.')
+    .option('--verbose', 'print stack traces and debug output')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride();
+
+  registerServerCommand(program);
+  registerAgentsCommand(program);
+  registerWorkerCommand(program);
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return ExitCode.ok;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // Help and version output end here too; commander has already printed what it had to say.
+      return err.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+    }
+    const verbose = program.opts<{ verbose?: boolean }>().verbose ?? argv.includes('--verbose');
+    if (err instanceof CliError) {
+      console.error(`error: ${err.message}`);
+      if (verbose && err.cause) console.error(err.cause);
+      return err.exitCode;
+    }
+    console.error(`error: ${(err as Error).message ?? String(err)}`);
+    if (verbose) console.error(err);
+    return ExitCode.failed;
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * Live progress of a delegation without bloating its history: the tracking activity
+ * heartbeats what it has seen (state, artifact chunks and text), and `describe()` returns the
+ * last heartbeat of each pending activity.
+ */
+import type { WorkflowHandle } from '@temporalio/client';
+import { defaultPayloadConverter } from '@temporalio/common';
+import type { TrackProgress } from '../activities/index.js';
+
+export interface PendingActivityView {
+  activityType: string;
+  attempt: number;
+  /** The last failure of a retried attempt (e.g. the agent is unreachable), as text. */
+  lastFailure?: string;
+  progress?: TrackProgress;
+}
+
+/** The delegation's pending activities (at most a few), with decoded tracking progress. */
+export async function pendingActivities(handle: WorkflowHandle): Promise<PendingActivityView[]> {
+  const { raw } = await handle.describe();
+  return (raw.pendingActivities ?? []).map((activity) => {
+    const payload = activity.heartbeatDetails?.payloads?.[0];
+    const progress = payload ? (defaultPayloadConverter.fromPayload(payload) as TrackProgress) : undefined;
+    return {
+      activityType: activity.activityType?.name ?? 'unknown',
+      attempt: activity.attempt ?? 1,
+      lastFailure: activity.lastFailure?.message ?? undefined,
+      progress,
+    };
+  });
+}
+
+/** The tracking activity's last heartbeat, if one is running. */
+export async function trackingProgress(handle: WorkflowHandle): Promise<TrackProgress | undefined> {
+  return (await pendingActivities(handle)).find((a) => a.activityType === 'trackTask')?.progress;
+}

@@ -1,0 +1,58 @@
+/** Helpers for tests that run `delegate` workflows against the sample agents. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { Part } from '../../a2a/index.js';
+import { AgentRegistry } from '../../activities/index.js';
+import { packageRoot } from '../../platform/paths.js';
+import { delegationStatusQuery, type DelegateInput, type DelegationStatus, type PendingQuestion } from '../../workflows/index.js';
+import { waitFor } from './wait.js';
+
+/** The sample agent's payment-service manifest, as a data part. */
+export const manifestPart: Part = {
+  data: JSON.parse(readFileSync(join(packageRoot, 'agents', 'dependency-compat', 'sample-manifest.json'), 'utf8')) as Record<string, unknown>,
+  mediaType: 'application/json',
+} as Part;
+
+/** The request of the seed scenario, without the Node.js version (so the agent asks for it). */
+export function compatRequest(overrides: Partial<DelegateInput> = {}): DelegateInput {
+  return {
+    agent: 'compat',
+    label: 'compat',
+    text: 'Check the dependencies of payment-service for the upgrade from 1.4.0 to 2.0.0.',
+    parts: [manifestPart],
+    ...overrides,
+  };
+}
+
+/** A registry naming running agents by their base URLs. */
+export function registryOf(agents: Record<string, { baseUrl: string }>, auth?: Record<string, { tokenEnv: string }>): AgentRegistry {
+  return new AgentRegistry({
+    agents: Object.fromEntries(
+      Object.entries(agents).map(([name, agent]) => [
+        name,
+        { url: agent.baseUrl, ...(auth?.[name] ? { auth: { type: 'bearer' as const, tokenEnv: auth[name]!.tokenEnv } } : {}) },
+      ]),
+    ),
+  });
+}
+
+export function startDelegate(client: Client, taskQueue: string, input: DelegateInput, workflowId = `${taskQueue}-delegate`): Promise<WorkflowHandle> {
+  return client.workflow.start('delegate', { taskQueue, workflowId, args: [input] });
+}
+
+/** Waits until the delegation publishes a question (optionally a different one than `after`). */
+export function waitForQuestion(handle: WorkflowHandle, after?: PendingQuestion): Promise<PendingQuestion> {
+  return waitFor(
+    async () => {
+      const status: DelegationStatus = await handle.query(delegationStatusQuery);
+      const q = status.phase === 'waiting-for-input' ? status.question : undefined;
+      return q && q.messageId !== after?.messageId ? q : undefined;
+    },
+    { what: `a question from ${handle.workflowId}` },
+  );
+}
+
+export function statusOf(handle: WorkflowHandle): Promise<DelegationStatus> {
+  return handle.query(delegationStatusQuery);
+}

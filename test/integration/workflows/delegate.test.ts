@@ -1,0 +1,174 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { Worker } from '@temporalio/worker';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { artifactText, type Artifact } from '../../../a2a/index.js';
+import { startDependencyCompatAgent, type RunningAgent } from '../../../agents/index.js';
+import { trackingProgress } from '../../../client/tracking-progress.js';
+import { a2aTemporalPlugin } from '../../../worker/plugin.js';
+import { answerSignal, answerUpdate, FailureType, type DelegateResult } from '../../../workflows/index.js';
+import { compatRequest, registryOf, startDelegate, statusOf, waitForQuestion } from '../../helpers/delegations.js';
+import { uniqueTaskQueue, useTemporal } from '../../helpers/temporal.js';
+import { waitFor } from '../../helpers/wait.js';
+
+const temporal = useTemporal();
+let agent: RunningAgent;
+
+beforeAll(async () => {
+  agent = await startDependencyCompatAgent({ port: 0, workDelayMs: 0, chunkDelayMs: 10 });
+});
+afterAll(() => agent?.close());
+
+/** Runs `fn` with a worker on a fresh task queue that knows the agent as "compat". */
+async function withWorker<T>(fn: (taskQueue: string) => Promise<T>): Promise<T> {
+  const taskQueue = uniqueTaskQueue('delegate');
+  const worker = await temporal.worker({ taskQueue, plugins: [a2aTemporalPlugin({ registry: registryOf({ compat: agent }) })] });
+  return worker.runUntil(fn(taskQueue));
+}
+
+/** The validator's sentence behind a rejected update. */
+async function rejectionOf(update: Promise<unknown>): Promise<string> {
+  const error = await update.then(() => undefined, (err: unknown) => err);
+  expect(error).toBeInstanceOf(WorkflowUpdateFailedError);
+  return (error as WorkflowUpdateFailedError).cause?.message ?? '';
+}
+
+function report(result: DelegateResult): Artifact {
+  const artifact = result.artifacts.find((a) => a.artifactId === 'compatibility-report');
+  expect(artifact, 'the compatibility report artifact').toBeDefined();
+  return artifact!;
+}
+
+describe('delegate', () => {
+  for (const mode of ['stream', 'poll'] as const) {
+    it(`completes an input-required round in ${mode} mode, answered by update`, async () => {
+      const client = await temporal.client();
+      const result = await withWorker(async (taskQueue) => {
+        const handle = await startDelegate(client, taskQueue, compatRequest({ mode }), `${taskQueue}-${mode}`);
+        const question = await waitForQuestion(handle);
+        expect(question.text).toMatch(/Node\.js version/);
+        const receipt = await handle.executeUpdate(answerUpdate, { args: [{ text: 'Node.js 24' }] });
+        expect(receipt).toMatchObject({ taskId: question.taskId, round: 1 });
+        return (await handle.result()) as DelegateResult;
+      });
+      expect(result).toMatchObject({ kind: 'task', state: 'TASK_STATE_COMPLETED', rounds: 1, agent: 'compat' });
+      const artifact = report(result);
+      expect(artifactText(artifact)).toMatch(/Node\.js 24/);
+      const data = artifact.parts.find((p) => 'data' in p) as { data: { findings: unknown[] } } | undefined;
+      expect(data?.data.findings.length).toBeGreaterThan(0);
+    });
+  }
+
+  it('answers two questions in a row, by signal, in poll mode', async () => {
+    const client = await temporal.client();
+    const result = await withWorker(async (taskQueue) => {
+      const handle = await startDelegate(client, taskQueue, compatRequest({ mode: 'poll', metadata: { scenario: 'second-question' } }));
+      const first = await waitForQuestion(handle);
+      await handle.signal(answerSignal, { text: 'Node.js 22' });
+      const second = await waitForQuestion(handle, first);
+      expect(second.text).toMatch(/npm or pnpm/);
+      await handle.signal(answerSignal, { text: 'pnpm' });
+      return (await handle.result()) as DelegateResult;
+    });
+    expect(result).toMatchObject({ state: 'TASK_STATE_COMPLETED', rounds: 2 });
+  });
+
+  it('takes the answer from `temporal workflow signal` (the CLI binary)', async () => {
+    const client = await temporal.client();
+    const result = await withWorker(async (taskQueue) => {
+      const handle = await startDelegate(client, taskQueue, compatRequest({ mode: 'stream' }));
+      await waitForQuestion(handle);
+      const { address, namespace, cliPath } = temporal.server;
+      await promisify(execFile)(cliPath, [
+        'workflow', 'signal', '--address', address, '--namespace', namespace,
+        '--workflow-id', handle.workflowId, '--name', 'answer', '--input', JSON.stringify({ text: 'Node.js 24' }),
+      ]);
+      return (await handle.result()) as DelegateResult;
+    });
+    expect(result).toMatchObject({ state: 'TASK_STATE_COMPLETED', rounds: 1 });
+  });
+
+  it('rejects an answer while the agent is working, and an empty answer, with nothing sent', async () => {
+    const client = await temporal.client();
+    await withWorker(async (taskQueue) => {
+      const handle = await startDelegate(client, taskQueue, compatRequest({ text: 'Check for Node.js 24', metadata: { scenario: 'never-finish' } }));
+      await waitFor(() => trackingProgress(handle), { what: 'the tracking activity' });
+      const sent = agent.stats.messageIds.length;
+      expect(await rejectionOf(handle.executeUpdate(answerUpdate, { args: [{ text: 'Node.js 24' }] }))).toMatch(
+        /^The delegation to compat is not waiting for input \(the agent is working on task \S+\); nothing was sent\./,
+      );
+      expect(await rejectionOf(handle.executeUpdate(answerUpdate, { args: [{ text: '' }] }))).toMatch(/empty; nothing was sent/);
+      await handle.signal(answerSignal, { text: 'ignored: nothing is waiting' });
+      expect(await statusOf(handle)).toMatchObject({ phase: 'working', rounds: 0 });
+      expect(agent.stats.messageIds.length).toBe(sent);
+      await handle.cancel();
+    });
+  });
+
+  it('applies a repeated answer id once and refuses an answer for another task', async () => {
+    const client = await temporal.client();
+    await withWorker(async (taskQueue) => {
+      const handle = await startDelegate(client, taskQueue, compatRequest({ mode: 'stream', metadata: { scenario: 'second-question' } }));
+      const question = await waitForQuestion(handle);
+      expect(await rejectionOf(handle.executeUpdate(answerUpdate, { args: [{ text: '24', taskId: 'not-this-one' }] }))).toBe(
+        `Task not-this-one is not the one waiting for input (task ${question.taskId} is); nothing was sent.`,
+      );
+      const first = await handle.executeUpdate(answerUpdate, { args: [{ text: 'Node.js 24', answerId: 'ans-1' }] });
+      const again = await handle.executeUpdate(answerUpdate, { args: [{ text: 'Node.js 24', answerId: 'ans-1' }] });
+      expect(again).toEqual(first);
+      await waitForQuestion(handle, question);
+      await handle.executeUpdate(answerUpdate, { args: [{ text: 'npm' }] });
+      expect(await handle.result()).toMatchObject({ rounds: 2 });
+      // one message per answer reached the agent: the first message and two answers
+      const history = await handle.fetchHistory();
+      const sends = history.events?.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'sendMessage');
+      expect(sends).toHaveLength(3);
+    });
+    const ids = agent.stats.messageIds;
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('returns a direct message reply as such', async () => {
+    const client = await temporal.client();
+    const result = await withWorker(async (taskQueue) => {
+      const handle = await startDelegate(client, taskQueue, compatRequest({ metadata: { scenario: 'message' } }));
+      return (await handle.result()) as DelegateResult;
+    });
+    expect(result.kind).toBe('message');
+    expect(result.message?.role).toBe('ROLE_AGENT');
+  });
+
+  for (const [scenario, type] of [
+    ['fail', FailureType.taskFailed],
+    ['reject', FailureType.taskRejected],
+  ] as const) {
+    it(`ends with a non-retryable ${type} carrying the agent's message when the agent ${scenario}s`, async () => {
+      const client = await temporal.client();
+      const failure = await withWorker(async (taskQueue) => {
+        const handle = await startDelegate(client, taskQueue, compatRequest({ text: 'Check for Node.js 24', metadata: { scenario } }));
+        return handle.result().then(
+          () => undefined,
+          (err: unknown) => err,
+        );
+      });
+      expect(failure).toBeInstanceOf(WorkflowFailedError);
+      const cause = (failure as WorkflowFailedError).cause as { type?: string; nonRetryable?: boolean; message: string };
+      expect(cause.type).toBe(type);
+      expect(cause.nonRetryable).toBe(true);
+      expect(cause.message).toMatch(/Agent "compat" (failed|rejected) task \S+: \S+/);
+    });
+  }
+
+  it('replays every history these tests recorded without non-determinism', async () => {
+    const client = await temporal.client();
+    const histories = client.workflow.list({ query: `WorkflowType = 'delegate' AND TaskQueue STARTS_WITH 'delegate-'` }).intoHistories();
+    const results = Worker.runReplayHistories({ workflowBundle: { codePath: temporal.server.workflowBundlePath } }, histories);
+    let replayed = 0;
+    for await (const result of results) {
+      expect(result.error, result.workflowId).toBeUndefined();
+      replayed += 1;
+    }
+    expect(replayed).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { DelegationState } from '../../../workflows/delegation-state.js';
+import type { PendingQuestion } from '../../../workflows/delegation-types.js';
+
+const question: PendingQuestion = {
+  taskId: 'T1',
+  state: 'TASK_STATE_INPUT_REQUIRED',
+  text: 'Which Node.js version should payment-service target?',
+  messageId: 'q1',
+  askedAt: '2026-11-30T12:00:00.000Z',
+};
+
+function waitingState() {
+  const state = new DelegationState({ agent: 'compat', label: 'compat' }, 'C1');
+  state.status.taskId = 'T1';
+  state.status.state = 'TASK_STATE_INPUT_REQUIRED';
+  state.ask(question);
+  return state;
+}
+
+describe('DelegationState', () => {
+  it('rejects an answer while no question is pending, saying nothing was sent', () => {
+    const state = new DelegationState({ agent: 'compat' }, 'C1');
+    state.status.taskId = 'T1';
+    state.status.state = 'TASK_STATE_WORKING';
+    state.setPhase('working');
+    expect(state.rejectionOf({ text: 'Node.js 24' })).toMatchInlineSnapshot(
+      `"The delegation to compat is not waiting for input (the agent is working on task T1); nothing was sent. Check its status and answer when the agent asks."`,
+    );
+  });
+
+  it('rejects an empty or blank answer', () => {
+    expect(waitingState().rejectionOf({ text: '   ' })).toMatch(/empty; nothing was sent/);
+  });
+
+  it('rejects an answer addressed to another task', () => {
+    expect(waitingState().rejectionOf({ text: '24', taskId: 'T9' })).toBe(
+      'Task T9 is not the one waiting for input (task T1 is); nothing was sent.',
+    );
+  });
+
+  it('accepts one answer per question and counts the round when it is taken', () => {
+    const state = waitingState();
+    const receipt = state.accept({ text: 'Node.js 24' }, 'a1', 'm1');
+    expect(receipt).toEqual({ taskId: 'T1', round: 1, answerId: 'a1', messageId: 'm1' });
+    expect(state.answered).toBe(true);
+    expect(state.rejectionOf({ text: 'Node.js 22' })).toMatch(/not waiting for input/);
+    const taken = state.takeAnswer();
+    expect(taken.answer.text).toBe('Node.js 24');
+    expect(state.status.rounds).toBe(1);
+    expect(state.status.question).toBeUndefined();
+    expect(state.status.phase).toBe('sending');
+  });
+
+  it('answers a repeated answer id with the first receipt and changes nothing', () => {
+    const state = waitingState();
+    const first = state.accept({ text: 'Node.js 24', answerId: 'a1' }, 'a1', 'm1');
+    expect(state.rejectionOf({ text: 'Node.js 24', answerId: 'a1' })).toBeUndefined();
+    expect(state.accept({ text: 'Node.js 24', answerId: 'a1' }, 'a1', 'm2')).toBe(first);
+    state.takeAnswer();
+    // still the same receipt after the round moved on, and no second answer is pending
+    expect(state.accept({ text: 'again', answerId: 'a1' }, 'a1', 'm3')).toBe(first);
+    expect(state.answered).toBe(false);
+  });
+});

@@ -51,6 +51,11 @@ export interface TrackingOptions {
   pollMaxInterval?: Duration;
   /** How long the agent may stay unreachable while resolving or sending before the delegation fails. @default '2 minutes' */
   unreachableTimeout?: Duration;
+  /**
+   * Push mode: how long the delegation waits for a notification before it reads the task anyway
+   * (`GetTask`), so a lost delivery costs at most this much delay. @default '5 minutes'
+   */
+  pushSafetyNetInterval?: Duration;
 }
 
 /** What the delegation carries across continue-as-new. */
@@ -60,6 +65,8 @@ export interface ResumeState {
   contextId: string;
   rounds: number;
   handled?: StatusKey;
+  /** Push mode: the config registered at the agent for `taskId` (deleted when the task ends). */
+  pushConfigId?: string;
 }
 
 /** Where a delegation ended. `kind: 'message'` when the agent answered with a direct message. */
@@ -140,6 +147,22 @@ export interface DelegationStatus {
   artifacts: Artifact[];
   /** Why it failed, when it did. */
   error?: string;
+}
+
+/** What a delegation running as a child tells its parent (signal `delegationChanged`): no artifacts. */
+export type DelegationNotice = Omit<DelegationStatus, 'artifacts' | 'kind'> & { workflowId: string };
+
+/**
+ * Payload of the `taskUpdated` signal: the webhook receiver verified a push delivery for this
+ * task. A hint only: the delegation then reads the task itself (`GetTask`), so duplicates and
+ * out-of-order deliveries change nothing.
+ */
+export interface TaskUpdatedNotice {
+  taskId: string;
+  /** The state the delivery showed, when it showed one. */
+  state?: TaskState;
+  /** The kind of event the agent delivered. */
+  kind: 'task' | 'statusUpdate' | 'artifactUpdate' | 'message';
 }
 
 /** Payload of the `answer` update and signal. */

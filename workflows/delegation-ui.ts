@@ -2,15 +2,24 @@
  * What a delegation shows outside itself: search attributes (so the UI's list can be filtered
  * to "waiting for input") and the current details (markdown in the UI's workflow page).
  */
-import { setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
-import type { DelegationStatus } from './delegation-types.js';
+import { getExternalWorkflowHandle, log, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import type { DelegationNotice, DelegationStatus } from './delegation-types.js';
+import { delegationChangedSignal } from './messages.js';
 import { A2A_AGENT, A2A_TASK_ID, A2A_TASK_STATE } from './search-attributes.js';
 
-/** Publishes `status`; search attributes are upserted only when they changed (each upsert is a history event). */
+const FINAL_PHASES = new Set(['completed', 'failed', 'canceled']);
+
+/**
+ * Publishes `status`: search attributes (upserted only when they changed: each upsert is a
+ * history event), the UI's current details, and — for a child delegation — a notice to the
+ * parent when a question appears or goes away, the task id becomes known, or the delegation ends.
+ */
 export class DelegationPublisher {
   private shown: { agent?: string; taskId?: string; state?: string } = {};
+  private noticed = '';
 
   publish(status: DelegationStatus): void {
+    this.notifyParent(status);
     const state = status.phase === 'waiting-for-input' ? status.question?.state : status.state;
     const next = { agent: status.agent, taskId: status.taskId, state };
     const updates = [
@@ -23,6 +32,19 @@ export class DelegationPublisher {
       this.shown = next;
     }
     setCurrentDetails(delegationDetails(status, workflowInfo().workflowId));
+  }
+
+  private notifyParent(status: DelegationStatus): void {
+    const parent = workflowInfo().parent;
+    const final = FINAL_PHASES.has(status.phase);
+    const key = `${status.taskId}|${status.question?.messageId ?? status.question?.askedAt ?? ''}|${final ? status.phase : ''}`;
+    if (!parent || key === this.noticed) return;
+    this.noticed = key;
+    const { artifacts: _artifacts, kind: _kind, ...rest } = status;
+    const notice: DelegationNotice = { ...rest, workflowId: workflowInfo().workflowId };
+    getExternalWorkflowHandle(parent.workflowId)
+      .signal(delegationChangedSignal, notice)
+      .catch((err: unknown) => log.warn('could not notify the parent workflow', { error: String(err) }));
   }
 }
 

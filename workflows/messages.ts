@@ -4,7 +4,9 @@
  * update/signal, so the CLI treats either id the same way.
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { AnswerInput, AnswerReceipt, DelegationStatus } from './delegation-types.js';
+import type { AnswerInput, AnswerReceipt, DelegationNotice, DelegationStatus } from './delegation-types.js';
+import type { TaskUpdatedNotice } from './delegation-types.js';
+import type { Decision, DecisionInput, ReleaseAnswerReceipt, ReleaseStatus } from './release-types.js';
 
 /** The delegation's state: phase, task, pending question, artifacts so far. */
 export const delegationStatusQuery = defineQuery<DelegationStatus>('status');
@@ -17,3 +19,25 @@ export const answerUpdate = defineUpdate<AnswerReceipt, [AnswerInput]>('answer')
 
 /** The same answer, fire-and-forget (for `temporal workflow signal` and callers that cannot wait). Invalid answers are dropped and logged. */
 export const answerSignal = defineSignal<[AnswerInput]>('answer');
+
+/** Push mode: the webhook receiver verified a delivery for the delegation's task (a hint to read it again). */
+export const taskUpdatedSignal = defineSignal<[TaskUpdatedNotice]>('taskUpdated');
+
+/** Sent by a child delegation to its parent when a question appears or goes away, or it ends. */
+export const delegationChangedSignal = defineSignal<[DelegationNotice]>('delegationChanged');
+
+/** The release's state: phase, delegations, pending questions, report, decision. */
+export const releaseStatusQuery = defineQuery<ReleaseStatus>('status');
+
+/**
+ * Answers a question of one of the release's delegations: the only one waiting, or the one
+ * whose task is `taskId`. The validator rejects when nothing waits, the task is not waiting, or
+ * several wait and no task is named.
+ */
+export const releaseAnswerUpdate = defineUpdate<ReleaseAnswerReceipt, [AnswerInput]>('answer');
+
+/** Approves the release once its report is ready. */
+export const approveUpdate = defineUpdate<Decision, [DecisionInput]>('approve');
+
+/** Rejects the release (a reason is required) once its report is ready. */
+export const rejectUpdate = defineUpdate<Decision, [DecisionInput]>('reject');

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { ReleaseState } from '../../../workflows/release-state.js';
+import type { DelegationNotice } from '../../../workflows/delegation-types.js';
+
+function state() {
+  const s = new ReleaseState({ service: 'payment-service', fromVersion: '1.4.0', toVersion: '2.0.0' }, 'rel-1');
+  s.track('compat', 'rel-1/compat', 'compat');
+  s.track('license', 'rel-1/license', 'license');
+  return s;
+}
+
+function asking(label: string, taskId: string, text: string): DelegationNotice {
+  return {
+    workflowId: `rel-1/${label}`,
+    agent: label,
+    label,
+    phase: 'waiting-for-input',
+    contextId: 'C',
+    taskId,
+    rounds: 0,
+    question: { taskId, state: 'TASK_STATE_INPUT_REQUIRED', text, messageId: `q-${taskId}`, askedAt: '2026-11-30T12:00:00.000Z' },
+  };
+}
+
+describe('ReleaseState', () => {
+  it('shows waiting-for-input while a delegation asks, and goes back to its phase after the answer', () => {
+    const s = state();
+    s.onNotice(asking('compat', 'T1', 'Which Node.js version?'));
+    expect(s.status.phase).toBe('waiting-for-input');
+    expect(s.status.questions).toMatchObject([{ label: 'compat', taskId: 'T1', workflowId: 'rel-1/compat' }]);
+    s.answered({ label: 'compat', workflowId: 'rel-1/compat', taskId: 'T1', answerId: 'a1' });
+    expect(s.status.phase).toBe('analysing');
+    expect(s.status.questions).toEqual([]);
+  });
+
+  it('routes to the only question, or to the named task, and refuses to guess between two', () => {
+    const s = state();
+    expect(s.answerRejection({ text: '24' })).toBe('Release rel-1 has no question waiting for an answer (phase: analysing); nothing was sent.');
+    s.onNotice(asking('compat', 'T1', 'Which Node.js version?'));
+    expect(s.route({ text: '24' })?.label).toBe('compat');
+    s.onNotice(asking('license', 'T2', 'Which registry?'));
+    expect(s.answerRejection({ text: '24' })).toMatchInlineSnapshot(
+      `"2 delegations of release rel-1 wait for an answer (compat: task T1 — "Which Node.js version?"; license: task T2 — "Which registry?"); nothing was sent. Answer one of them with --task <taskId>."`,
+    );
+    expect(s.answerRejection({ text: 'npmjs', taskId: 'T2' })).toBeUndefined();
+    expect(s.route({ text: 'npmjs', taskId: 'T2' })?.label).toBe('license');
+    expect(s.answerRejection({ text: 'x', taskId: 'T9' })).toMatch(/^No delegation of release rel-1 waits on task T9/);
+  });
+
+  it('gives a repeated answer id its first receipt', () => {
+    const s = state();
+    s.onNotice(asking('compat', 'T1', 'Which Node.js version?'));
+    const receipt = { label: 'compat', workflowId: 'rel-1/compat', taskId: 'T1', answerId: 'a1' };
+    s.answered(receipt);
+    expect(s.answerRejection({ text: '24', answerId: 'a1' })).toBeUndefined();
+    expect(s.receiptFor('a1')).toEqual(receipt);
+  });
+
+  it('accepts a decision only while awaiting approval, and a rejection only with a reason', () => {
+    const s = state();
+    expect(s.decisionRejection('approved', { by: 'ana' })).toMatch(/not waiting for approval \(phase: analysing\)/);
+    s.setPhase('awaiting-approval');
+    expect(s.decisionRejection('approved', { by: ' ' })).toMatch(/Say who decides/);
+    expect(s.decisionRejection('rejected', { by: 'ana' })).toMatch(/needs a reason/);
+    expect(s.decisionRejection('approved', { by: 'ana' })).toBeUndefined();
+    s.status.decision = { outcome: 'approved', by: 'ana', at: 'now' };
+    expect(s.decisionRejection('rejected', { by: 'ben', reason: 'no' })).toBe('Release rel-1 was already approved by ana; nothing changed.');
+  });
+});

@@ -1,0 +1,152 @@
+/**
+ * The release coordinator's state and rules without Temporal: which delegations run, which
+ * questions wait, where an answer goes, whether a decision may be taken. The workflow holds one
+ * instance; its handlers call into it; unit tests drive it directly.
+ */
+import type { AnswerInput, DelegationNotice } from './delegation-types.js';
+import type {
+  Decision,
+  DecisionInput,
+  ReleaseAnswerReceipt,
+  ReleaseDelegation,
+  ReleaseInput,
+  ReleasePhase,
+  ReleaseQuestion,
+  ReleaseStatus,
+} from './release-types.js';
+
+export class ReleaseState {
+  readonly status: ReleaseStatus;
+  private readonly receipts = new Map<string, ReleaseAnswerReceipt>();
+
+  constructor(input: Pick<ReleaseInput, 'service' | 'fromVersion' | 'toVersion'>, releaseId: string) {
+    this.status = {
+      kind: 'release',
+      releaseId,
+      service: input.service,
+      fromVersion: input.fromVersion,
+      toVersion: input.toVersion,
+      phase: 'analysing',
+      delegations: [],
+      questions: [],
+    };
+  }
+
+  /** Sets the phase; while analysing or following up, pending questions show as `waiting-for-input`. */
+  setPhase(phase: ReleasePhase): void {
+    this.status.phase = phase;
+    this.refreshQuestions();
+  }
+
+  /** The phase without the `waiting-for-input` overlay (what the release is doing underneath). */
+  private basePhase: ReleasePhase = 'analysing';
+
+  /** Registers a delegation the release started. */
+  track(label: string, workflowId: string, agent: string): void {
+    this.status.delegations.push({ label, workflowId, agent, phase: 'resolving' });
+  }
+
+  delegation(label: string): ReleaseDelegation | undefined {
+    return this.status.delegations.find((d) => d.label === label);
+  }
+
+  /** A child's notice: its task, its question (or none any more), its end. */
+  onNotice(notice: DelegationNotice): void {
+    const row = this.status.delegations.find((d) => d.workflowId === notice.workflowId);
+    if (!row) return;
+    row.phase = notice.phase;
+    row.taskId = notice.taskId ?? row.taskId;
+    row.contextId = notice.contextId;
+    row.state = notice.state ?? row.state;
+    row.question = notice.question;
+    if (notice.error) row.error = notice.error;
+    this.refreshQuestions();
+  }
+
+  /** Records how a delegation ended, from its result or failure. */
+  ended(label: string, phase: 'completed' | 'failed' | 'canceled', error?: string): void {
+    const row = this.delegation(label);
+    if (!row) return;
+    row.phase = phase;
+    row.question = undefined;
+    if (error) row.error = error;
+    this.refreshQuestions();
+  }
+
+  /**
+   * Why this answer cannot be routed now, as a sentence for the caller, or undefined. A repeated
+   * answer id is always fine: it gets its first receipt.
+   */
+  answerRejection(answer: AnswerInput): string | undefined {
+    if (answer.answerId && this.receipts.has(answer.answerId)) return undefined;
+    if (typeof answer.text !== 'string' || answer.text.trim() === '') {
+      return 'The answer is empty; nothing was sent. Give the text the agent asked for.';
+    }
+    const waiting = this.status.questions;
+    const release = `Release ${this.status.releaseId}`;
+    if (waiting.length === 0) {
+      return `${release} has no question waiting for an answer (phase: ${this.status.phase}); nothing was sent.`;
+    }
+    if (answer.taskId) {
+      return waiting.some((q) => q.taskId === answer.taskId)
+        ? undefined
+        : `No delegation of ${release.toLowerCase()} waits on task ${answer.taskId} (waiting: ${describe(waiting)}); nothing was sent.`;
+    }
+    if (waiting.length > 1) {
+      return `${waiting.length} delegations of ${release.toLowerCase()} wait for an answer (${describe(waiting)}); nothing was sent. Answer one of them with --task <taskId>.`;
+    }
+    return undefined;
+  }
+
+  /** The question an accepted answer goes to (call after {@link answerRejection} said yes). */
+  route(answer: AnswerInput): ReleaseQuestion | undefined {
+    return answer.taskId ? this.status.questions.find((q) => q.taskId === answer.taskId) : this.status.questions[0];
+  }
+
+  receiptFor(answerId: string): ReleaseAnswerReceipt | undefined {
+    return this.receipts.get(answerId);
+  }
+
+  /** The answer went to the delegation: its question is no longer ours to route. */
+  answered(receipt: ReleaseAnswerReceipt): void {
+    this.receipts.set(receipt.answerId, receipt);
+    const row = this.status.delegations.find((d) => d.workflowId === receipt.workflowId);
+    if (row) row.question = undefined;
+    this.refreshQuestions();
+  }
+
+  /** Why a decision cannot be taken now, or undefined. */
+  decisionRejection(outcome: Decision['outcome'], input: DecisionInput): string | undefined {
+    const release = `Release ${this.status.releaseId}`;
+    if (this.status.decision) {
+      return `${release} was already ${this.status.decision.outcome} by ${this.status.decision.by}; nothing changed.`;
+    }
+    if (this.status.phase !== 'awaiting-approval') {
+      return `${release} is not waiting for approval (phase: ${this.status.phase}); nothing changed. Decide once its report is ready.`;
+    }
+    if (!input.by || input.by.trim() === '') return 'Say who decides (--by <name>); nothing changed.';
+    if (outcome === 'rejected' && (!input.reason || input.reason.trim() === '')) {
+      return 'A rejection needs a reason (--reason "<why>"); nothing changed.';
+    }
+    return undefined;
+  }
+
+  private refreshQuestions(): void {
+    if (this.status.phase !== 'waiting-for-input') this.basePhase = this.status.phase;
+    this.status.questions = this.status.delegations.flatMap((d) =>
+      d.question ? [{ ...d.question, label: d.label, workflowId: d.workflowId, agent: d.agent }] : [],
+    );
+    const asking = this.status.questions.length > 0;
+    if (asking && (this.basePhase === 'analysing' || this.basePhase === 'following-up')) this.status.phase = 'waiting-for-input';
+    else if (!asking && this.status.phase === 'waiting-for-input') this.status.phase = this.basePhase;
+  }
+}
+
+function describe(questions: ReleaseQuestion[]): string {
+  return questions.map((q) => `${q.label}: task ${q.taskId} — "${shorten(q.text)}"`).join('; ');
+}
+
+function shorten(text: string): string {
+  const line = text.split('\n')[0] ?? '';
+  return line.length > 60 ? `${line.slice(0, 57)}...` : line;
+}

@@ -1,0 +1,48 @@
+/** What a release shows outside itself: search attributes for the UI's list, and current details. */
+import { setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
+import type { ReleaseStatus } from './release-types.js';
+import { RELEASE_PHASE, RELEASE_SERVICE } from './search-attributes.js';
+
+export class ReleasePublisher {
+  private shown: { service?: string; phase?: string } = {};
+
+  publish(status: ReleaseStatus): void {
+    const updates = [
+      status.service !== this.shown.service ? { key: RELEASE_SERVICE, value: status.service } : undefined,
+      status.phase !== this.shown.phase ? { key: RELEASE_PHASE, value: status.phase } : undefined,
+    ].filter((u) => u !== undefined);
+    if (updates.length) {
+      upsertSearchAttributes(updates);
+      this.shown = { service: status.service, phase: status.phase };
+    }
+    setCurrentDetails(releaseDetails(status));
+  }
+}
+
+/** The markdown the Temporal UI shows as the release's current details. */
+export function releaseDetails(status: ReleaseStatus): string {
+  const lines = [`**Release ${status.service} ${status.fromVersion} → ${status.toVersion}** · phase **${status.phase}**`];
+  if (status.questions.length) {
+    lines.push('', '### Waiting for your answer', '');
+    for (const q of status.questions) {
+      lines.push(`**${q.label}** asks (task \`${q.taskId}\`):`, '', ...q.text.split('\n').map((l) => `> ${l}`), '');
+    }
+    const task = status.questions.length > 1 ? ' --task <taskId>' : '';
+    lines.push(`Answer: \`a2a-temporal answer ${status.releaseId} "<your answer>"${task}\``);
+  }
+  if (status.phase === 'awaiting-approval') {
+    lines.push('', '### Waiting for approval', '', `\`a2a-temporal approve ${status.releaseId}\` or \`a2a-temporal reject ${status.releaseId} --reason "<why>"\``);
+  }
+  if (status.delegations.length) {
+    lines.push('', '### Delegations', '', '| Delegation | Agent | Phase | Task state |', '| --- | --- | --- | --- |');
+    for (const d of status.delegations) lines.push(`| ${d.label} | ${d.agent} | ${d.phase} | ${d.state ?? '—'} |`);
+  }
+  if (status.report) {
+    const top = status.report.dependencies.slice(0, 5).map((f) => `- **${f.risk}** ${f.name}: ${f.current ?? '?'} → ${f.suggested ?? '?'}`);
+    lines.push('', '### Report', '', ...(top.length ? top : ['No risky dependency found.']));
+    if (status.report.dependencies.length > top.length) lines.push(`- … ${status.report.dependencies.length - top.length} more (see the result)`);
+  }
+  if (status.decision) lines.push('', `**${status.decision.outcome}** by ${status.decision.by}${status.decision.reason ? `: ${status.decision.reason}` : ''}`);
+  else if (status.reason) lines.push('', `**${status.outcome ?? status.phase}:** ${status.reason}`);
+  return lines.join('\n');
+}

@@ -15,6 +15,7 @@ export const TRACKING_DEFAULTS = {
   pollInitialInterval: '200 milliseconds',
   pollMaxInterval: '5 seconds',
   unreachableTimeout: '2 minutes',
+  pushSafetyNetInterval: '5 minutes',
 } as const satisfies Required<TrackingOptions>;
 
 export function delegationActivities(options: TrackingOptions = {}) {

@@ -11,9 +11,17 @@ export interface ActivityDeps {
   /** undici dispatcher for every agent request (connection pooling; tests pass a MockAgent). */
   dispatcher?: Dispatcher;
   /** Push mode: where agents deliver notifications; unset = push is never chosen by `auto`. */
-  webhook?: { publicUrl: string; secret: string };
+  webhook?: WebhookDeps;
   /** Per-request timeout of unary calls. @default 30_000 */
   requestTimeoutMs: number;
+}
+
+/** Push mode's receiver, as the activities see it. */
+export interface WebhookDeps {
+  /** The receiver's public base URL, e.g. `https://hooks.example.com` (configs point at `<publicUrl>/a2a/push/...`). */
+  publicUrl: string;
+  /** The receiver secret (A2A_WEBHOOK_SECRET): credentials are derived from it, never stored. */
+  secret: string;
 }
 
 /** An A2A client for `agent`, with its credential resolved from the registry on every request. */

@@ -11,6 +11,8 @@ import { AgentRegistry } from './agent-registry.js';
 import { cancelTask, type CancelTaskInput } from './cancel-task.js';
 import { AgentCardCache } from './card-cache.js';
 import type { ActivityDeps } from './deps.js';
+import { getTask, type GetTaskInput } from './get-task.js';
+import { deletePushConfig, registerPushConfig, type PushConfigInput } from './push-config.js';
 import { resolveAgent, type ResolveAgentInput } from './resolve-agent.js';
 import { sendMessage, type SendMessageInput } from './send-message.js';
 import { trackTask, type TrackTaskInput } from './track-task.js';
@@ -22,7 +24,10 @@ export interface CreateActivitiesOptions {
   dispatcher?: Dispatcher;
   /** @default 30_000 */
   requestTimeoutMs?: number;
-  /** Push mode's webhook receiver (see the README's push section). */
+  /**
+   * Push mode's webhook receiver: its public base URL (what agents POST to) and the secret the
+   * per-delegation credentials are derived from. Unset: `auto` never picks push, and `push` fails.
+   */
   webhook?: ActivityDeps['webhook'];
 }
 
@@ -42,6 +47,9 @@ export function createActivities(options: CreateActivitiesOptions = {}) {
     sendMessage: (input: SendMessageInput) => sendMessage(deps, input),
     trackTask: (input: TrackTaskInput) => trackTask(deps, input),
     cancelTask: (input: CancelTaskInput) => cancelTask(deps, input),
+    getTask: (input: GetTaskInput) => getTask(deps, input),
+    registerPushConfig: (input: PushConfigInput) => registerPushConfig(deps, input),
+    deletePushConfig: (input: PushConfigInput) => deletePushConfig(deps, input),
   };
 }
 
@@ -53,3 +61,7 @@ export type { ResolveAgentInput } from './resolve-agent.js';
 export type { SendMessageInput, SendOutcome } from './send-message.js';
 export type { TrackTaskInput, TrackOutcome, TrackPhase, TrackProgress, ArtifactProgress } from './track-task.js';
 export type { CancelTaskInput } from './cancel-task.js';
+export type { GetTaskInput } from './get-task.js';
+export type { PushConfigInput, PushRegistration } from './push-config.js';
+export { pushCredential, isPushCredential } from './push-credential.js';
+export { pushUrl, parsePushPath, PUSH_PATH_PREFIX } from './push-url.js';

@@ -19,6 +19,8 @@ export const FailureType = {
   credentialMissing: 'A2A_CREDENTIAL_MISSING',
   /** The agent could not be reached within the configured time. */
   agentUnreachable: 'A2A_AGENT_UNREACHABLE',
+  /** Mode `push` was asked for, but the agent cannot push or the worker has no webhook receiver. */
+  pushUnavailable: 'A2A_PUSH_UNAVAILABLE',
 } as const;
 
 export type FailureType = (typeof FailureType)[keyof typeof FailureType];

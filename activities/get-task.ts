@@ -1,0 +1,30 @@
+import { Context } from '@temporalio/activity';
+import type { AgentRef, StatusKey } from '../workflows/delegation-types.js';
+import { clientFor, type ActivityDeps } from './deps.js';
+import { asActivity } from './failures.js';
+import { decide, TaskView, type TrackOutcome } from './task-outcome.js';
+
+export interface GetTaskInput {
+  agent: AgentRef;
+  taskId: string;
+  /** An interrupted status already answered: seeing it again is not a new question. */
+  handled?: StatusKey;
+}
+
+/**
+ * One `GetTask`: push mode's read of the authoritative state after a notification (or the
+ * safety-net timer). Decides like the tracking activity does; a task still running comes back
+ * without its artifacts, so each wake-up adds little to history (the decided read carries them).
+ */
+export async function getTask(deps: ActivityDeps, input: GetTaskInput): Promise<TrackOutcome> {
+  return asActivity(input.agent.name, async () => {
+    const client = clientFor(deps, input.agent);
+    const view = new TaskView(input.taskId, undefined);
+    view.snapshot(await client.getTask({ id: input.taskId, historyLength: 0 }, { signal: Context.current().cancellationSignal }));
+    const phase = decide(view.status, input.handled);
+    if (phase) return view.outcome(phase);
+    const { task, ...running } = view.outcome('running');
+    const { artifacts: _artifacts, ...withoutArtifacts } = task;
+    return { ...running, task: withoutArtifacts, artifacts: [] };
+  });
+}

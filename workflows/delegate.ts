@@ -9,6 +9,7 @@ import {
   ApplicationFailure,
   CancellationScope,
   condition,
+  ContinueAsNew,
   continueAsNew,
   currentUpdateInfo,
   isCancellation,
@@ -27,9 +28,11 @@ import { DelegationState } from './delegation-state.js';
 import type { AgentRef, AnswerInput, DelegateInput, DelegateResult, ResolvedAgent, StatusKey } from './delegation-types.js';
 import { DelegationPublisher } from './delegation-ui.js';
 import { FailureType } from './failure-types.js';
-import { answerSignal, answerUpdate, delegationStatusQuery } from './messages.js';
+import { answerSignal, answerUpdate, delegationStatusQuery, taskUpdatedSignal } from './messages.js';
+import { PushNotices, pushUnavailable } from './push-mode.js';
 
 export async function delegate(input: DelegateInput): Promise<DelegateResult> {
+  let taskId = input.resume?.taskId;
   const contextId = input.resume?.contextId ?? input.contextId ?? uuid4();
   const state = new DelegationState(input, contextId);
   const ui = new DelegationPublisher();
@@ -52,6 +55,10 @@ export async function delegate(input: DelegateInput): Promise<DelegateResult> {
       },
     },
   );
+  const notices = new PushNotices();
+  setHandler(taskUpdatedSignal, (notice) => {
+    if (!notices.receive(notice, taskId)) log.debug('taskUpdated ignored: not the task being followed', { taskId: notice?.taskId });
+  });
   setHandler(answerSignal, (answer) => {
     const why = state.rejectionOf(answer);
     if (why) {
@@ -66,13 +73,29 @@ export async function delegate(input: DelegateInput): Promise<DelegateResult> {
   const tracking = { ...TRACKING_DEFAULTS, ...input.tracking };
   const name = input.label ?? input.agent;
   let agent: AgentRef | undefined;
-  let taskId = input.resume?.taskId;
   let handled: StatusKey | undefined = input.resume?.handled;
+  /** Push mode: the config registered at the agent, deleted when the task ends. */
+  let push: { taskId: string; configId: string } | undefined =
+    input.resume?.pushConfigId && input.resume.taskId ? { taskId: input.resume.taskId, configId: input.resume.pushConfigId } : undefined;
+  const releasePush = async () => {
+    if (!push || !agent) return;
+    const { taskId: id, configId } = push;
+    const ref = agent;
+    push = undefined;
+    try {
+      await CancellationScope.nonCancellable(() => acts.deletePushConfig({ agent: ref, taskId: id, configId }, `Delete push config of task ${id} at ${name}`));
+    } catch (err) {
+      log.warn('could not delete the push config; the agent may go on delivering to a receiver that answers 410', { taskId: id, configId, error: String(err) });
+    }
+  };
 
   try {
     const resolved = input.resume?.resolved ?? (await acts.resolveAgent({ agent: input.agent }, `Resolve agent ${input.agent}`));
     const mode = !input.mode || input.mode === 'auto' ? resolved.autoMode : input.mode;
-    if (mode === 'push') throw ApplicationFailure.nonRetryable('Push mode is not available in this version; use stream or poll.', 'A2A_MODE_UNSUPPORTED');
+    if (input.mode === 'push') {
+      const unavailable = pushUnavailable(resolved, input.agent);
+      if (unavailable) throw unavailable;
+    }
     agent = { name: resolved.name, endpoint: resolved.endpoint };
     state.status.mode = mode;
 
@@ -98,17 +121,35 @@ export async function delegate(input: DelegateInput): Promise<DelegateResult> {
         state.status.taskId = taskId;
         state.status.contextId = sent.task.contextId ?? state.status.contextId;
         state.status.state = sent.task.status.state;
+        if (mode === 'push' && push?.taskId !== taskId) {
+          // Registered after the send: the task id (part of the credential) is known only now.
+          // The first read comes after the registration, so nothing the agent did before is missed.
+          await releasePush();
+          const registration = { taskId, configId: uuid4() };
+          push = registration;
+          const ref = agent;
+          await CancellationScope.nonCancellable(async () => {
+            try {
+              await acts.registerPushConfig({ agent: ref, ...registration }, `Register push config for task ${registration.taskId} at ${name}`);
+            } catch (err) {
+              // Nobody could follow the task: do not leave it running at the agent.
+              await acts.cancelTask({ agent: ref, taskId: registration.taskId }, `CancelTask ${registration.taskId} at ${name} (push config refused)`).catch(() => undefined);
+              throw err;
+            }
+          });
+        }
       }
 
       state.setPhase('working');
       publish();
-      const ctx: TrackContext = { resolved, agent, taskId: taskId!, mode, handled, tracking, name };
-      const outcome = next ?? (await trackUntilDecided(acts, ctx, state, input));
+      const ctx: TrackContext = { resolved, agent, taskId: taskId!, mode, handled, tracking, name, notices, pushConfigId: push?.configId };
+      const outcome = next ?? (await followUntilDecided(acts, ctx, state, input));
       next = undefined;
       state.status.state = outcome.task.status.state;
       state.status.artifacts = outcome.artifacts;
 
       if (outcome.phase === 'completed') {
+        await releasePush();
         state.setPhase('completed');
         publish();
         await condition(allHandlersFinished);
@@ -145,6 +186,7 @@ export async function delegate(input: DelegateInput): Promise<DelegateResult> {
       outgoing = answerMessage(reply.answer, reply.messageId, taskId!, state.status.contextId);
     }
   } catch (err) {
+    if (err instanceof ContinueAsNew) throw err; // the next run follows the same task (and keeps its push config)
     if (isCancellation(err)) {
       state.setPhase('canceling');
       publish();
@@ -154,11 +196,13 @@ export async function delegate(input: DelegateInput): Promise<DelegateResult> {
         const task = await CancellationScope.nonCancellable(() => acts.cancelTask({ agent: ref, taskId: id }, `CancelTask ${id} at ${name}`));
         state.status.state = task?.status.state ?? state.status.state;
       }
+      await releasePush();
       state.setPhase('canceled');
       publish();
       throw err;
     }
     const failure = explain(err, input.agent, tracking.unreachableTimeout);
+    await releasePush();
     state.setPhase('failed');
     state.status.error = failure.message;
     publish();
@@ -170,14 +214,26 @@ interface TrackContext {
   resolved: ResolvedAgent;
   agent: AgentRef;
   taskId: string;
-  mode: 'stream' | 'poll';
+  mode: 'stream' | 'poll' | 'push';
   handled: StatusKey | undefined;
   tracking: typeof TRACKING_DEFAULTS & DelegateInput['tracking'];
   name: string;
+  notices: PushNotices;
+  pushConfigId: string | undefined;
+}
+
+/** Follows the task by the delegation's mode until it is terminal or asks something new. */
+function followUntilDecided(acts: DelegationActivityCalls, ctx: TrackContext, state: DelegationState, input: DelegateInput): Promise<TrackOutcome> {
+  return ctx.mode === 'push' ? waitForPush(acts, ctx, state, input) : trackUntilDecided(acts, { ...ctx, mode: ctx.mode }, state, input);
 }
 
 /** Tracking rounds until the task is terminal or asks something new; history grows per round only. */
-async function trackUntilDecided(acts: DelegationActivityCalls, ctx: TrackContext, state: DelegationState, input: DelegateInput): Promise<TrackOutcome> {
+async function trackUntilDecided(
+  acts: DelegationActivityCalls,
+  ctx: TrackContext & { mode: 'stream' | 'poll' },
+  state: DelegationState,
+  input: DelegateInput,
+): Promise<TrackOutcome> {
   for (;;) {
     const outcome = await acts.trackTask(
       {
@@ -194,14 +250,41 @@ async function trackUntilDecided(acts: DelegationActivityCalls, ctx: TrackContex
     if (outcome.phase !== 'running') return outcome;
     state.status.state = outcome.task.status.state;
     state.status.artifacts = outcome.artifacts;
-    if (workflowInfo().continueAsNewSuggested) {
-      await condition(allHandlersFinished);
-      await continueAsNew<typeof delegate>({
-        ...input,
-        resume: { resolved: ctx.resolved, taskId: ctx.taskId, contextId: state.status.contextId, rounds: state.status.rounds, handled: ctx.handled },
-      });
-    }
+    await continueAsNewIfSuggested(ctx, state, input);
   }
+}
+
+/**
+ * Push mode: read the task (`GetTask`), and while nothing is decided wait for a `taskUpdated`
+ * notice or the safety-net timer, then read again. No activity runs while it waits; each wake-up
+ * adds one short activity (and the signal) to history.
+ */
+async function waitForPush(acts: DelegationActivityCalls, ctx: TrackContext, state: DelegationState, input: DelegateInput): Promise<TrackOutcome> {
+  for (;;) {
+    ctx.notices.clear();
+    const outcome = await acts.getTask({ agent: ctx.agent, taskId: ctx.taskId, handled: ctx.handled }, `GetTask ${ctx.taskId} at ${ctx.name} (push)`);
+    if (outcome.phase !== 'running') return outcome;
+    state.status.state = outcome.task.status.state; // artifacts stay as they were: a running read leaves them out
+    await continueAsNewIfSuggested(ctx, state, input);
+    await condition(() => ctx.notices.pending, ctx.tracking.pushSafetyNetInterval);
+  }
+}
+
+/** Continues as new between rounds when the history grew long; the next run follows the same task. */
+async function continueAsNewIfSuggested(ctx: TrackContext, state: DelegationState, input: DelegateInput): Promise<void> {
+  if (!workflowInfo().continueAsNewSuggested) return;
+  await condition(allHandlersFinished);
+  await continueAsNew<typeof delegate>({
+    ...input,
+    resume: {
+      resolved: ctx.resolved,
+      taskId: ctx.taskId,
+      contextId: state.status.contextId,
+      rounds: state.status.rounds,
+      handled: ctx.handled,
+      ...(ctx.pushConfigId ? { pushConfigId: ctx.pushConfigId } : {}),
+    },
+  });
 }
 
 /**
@@ -223,7 +306,7 @@ async function waitForAnswer(
     return condition(() => state.answered, input.inputTimeout);
   });
   // An input question is only ever ended by an answer (or the deadline); an auth question also by the agent.
-  const watching = state.status.question?.state === 'TASK_STATE_AUTH_REQUIRED' ? waiting.run(() => trackUntilDecided(acts, ctx, state, input)) : undefined;
+  const watching = state.status.question?.state === 'TASK_STATE_AUTH_REQUIRED' ? waiting.run(() => followUntilDecided(acts, ctx, state, input)) : undefined;
   const first = await Promise.race([answered.then((ok) => ({ ok })), ...(watching ? [watching.then((moved) => ({ moved }))] : [])]);
   waiting.cancel();
   await Promise.allSettled(watching ? [answered, watching] : [answered]);

@@ -4,6 +4,8 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { stripUndefined } from '../platform/strip-undefined.js';
 import { DEFAULT_TASK_QUEUE } from '../platform/temporal-config.js';
+import type { WebhookDeps } from '../activities/deps.js';
+import { loadWebhookDeps } from './webhook-config.js';
 
 const positiveInt = z.coerce.number().int().positive();
 
@@ -17,6 +19,12 @@ const WorkerEnvSchema = z.object({
   A2A_MAX_CACHED_WORKFLOWS: positiveInt.default(1000),
   /** Per-request timeout of unary A2A calls, in ms. @default 30000 */
   A2A_REQUEST_TIMEOUT_MS: positiveInt.default(30_000),
+  /**
+   * Longest pause between the tracking activity's heartbeats, in ms. Heartbeats carry the live
+   * artifact text `watch` shows; the SDK's default (0.8 x heartbeat timeout) would show it in 4 s steps.
+   * @default 1000
+   */
+  A2A_HEARTBEAT_THROTTLE_MS: positiveInt.default(1_000),
   /** A pre-built workflow bundle (skips bundling at start). */
   A2A_WORKFLOW_BUNDLE: z.string().min(1).optional(),
 });
@@ -27,7 +35,10 @@ export interface WorkerConfig {
   maxConcurrentActivities: number;
   maxCachedWorkflows: number;
   requestTimeoutMs: number;
+  heartbeatThrottleMs: number;
   workflowBundlePath?: string;
+  /** Push mode (A2A_WEBHOOK_URL + A2A_WEBHOOK_SECRET); unset = no push. */
+  webhook?: WebhookDeps;
 }
 
 /** @throws Error with a sentence naming the variable when the environment is invalid. */
@@ -45,7 +56,9 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env, overrides
     maxConcurrentActivities: e.A2A_MAX_ACTIVITIES,
     maxCachedWorkflows: e.A2A_MAX_CACHED_WORKFLOWS,
     requestTimeoutMs: e.A2A_REQUEST_TIMEOUT_MS,
+    heartbeatThrottleMs: e.A2A_HEARTBEAT_THROTTLE_MS,
     workflowBundlePath: e.A2A_WORKFLOW_BUNDLE,
+    webhook: loadWebhookDeps(env),
     ...stripUndefined(overrides),
   };
 }

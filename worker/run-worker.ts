@@ -1,9 +1,13 @@
 /** Builds and runs the a2a-temporal worker: connection, task queue, plugin, graceful shutdown. */
+import { Client } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { AgentRegistry, loadAgentRegistry } from '../activities/index.js';
 import { temporalTarget, type TemporalTarget } from '../platform/temporal-config.js';
 import type { WorkerConfig } from './config.js';
 import { a2aTemporalPlugin } from './plugin.js';
+import type { WebhookReceiverConfig } from './webhook-config.js';
+import { temporalNotifier } from './webhook-notifier.js';
+import { startWebhookReceiver, type RunningWebhookReceiver } from './webhook-receiver.js';
 
 export interface A2AWorkerOptions {
   config: WorkerConfig;
@@ -13,10 +17,14 @@ export interface A2AWorkerOptions {
   registry?: AgentRegistry;
   /** An open connection to reuse (the caller closes it). */
   connection?: NativeConnection;
+  /** Also run the push webhook receiver in this process (it signals through the worker's connection). */
+  webhookReceiver?: WebhookReceiverConfig;
 }
 
 export interface A2AWorker {
   worker: Worker;
+  /** The in-process webhook receiver, when asked for; it stops with the worker. */
+  receiver?: RunningWebhookReceiver;
   /** Runs until `shutdown()` (or a SIGINT/SIGTERM, which the SDK handles) and closes the connection it opened. */
   run(): Promise<void>;
   shutdown(): void;
@@ -32,17 +40,29 @@ export async function createA2AWorker(options: A2AWorkerOptions): Promise<A2AWor
     connection,
     namespace: target.namespace,
     taskQueue: config.taskQueue,
-    plugins: [a2aTemporalPlugin({ registry, requestTimeoutMs: config.requestTimeoutMs })],
+    plugins: [a2aTemporalPlugin({ registry, requestTimeoutMs: config.requestTimeoutMs, webhook: config.webhook })],
     ...(config.workflowBundlePath ? { workflowBundle: { codePath: config.workflowBundlePath } } : {}),
     maxConcurrentActivityTaskExecutions: config.maxConcurrentActivities,
     maxCachedWorkflows: config.maxCachedWorkflows,
+    maxHeartbeatThrottleInterval: config.heartbeatThrottleMs,
   });
+  const receiver = options.webhookReceiver
+    ? await startWebhookReceiver({
+        ...options.webhookReceiver,
+        notify: temporalNotifier(new Client({ connection, namespace: target.namespace })),
+      }).catch(async (err: unknown) => {
+        if (!options.connection) await connection.close();
+        throw err;
+      })
+    : undefined;
   return {
     worker,
+    receiver,
     async run() {
       try {
         await worker.run();
       } finally {
+        await receiver?.close();
         if (!options.connection) await connection.close();
       }
     },

@@ -1,0 +1,78 @@
+/**
+ * Push mode's settings, read from the environment: what the worker's activities need to
+ * register push configs (`A2A_WEBHOOK_URL`, `A2A_WEBHOOK_SECRET`), and what the receiver needs
+ * to verify deliveries (the secret, its bind address and limits).
+ */
+import { z } from 'zod';
+import type { WebhookDeps } from '../activities/deps.js';
+import { stripUndefined } from '../platform/strip-undefined.js';
+import { DEFAULT_MAX_BODY_BYTES } from './webhook-receiver.js';
+
+/** The receiver's port when none is given. */
+export const DEFAULT_WEBHOOK_PORT = 8787;
+
+const secret = z.string().min(32, { error: 'must be at least 32 characters (e.g. `openssl rand -base64 32`)' });
+
+const WebhookEnvSchema = z.object({
+  /** The receiver's public base URL: what agents POST to (behind a TLS-terminating proxy in production). */
+  A2A_WEBHOOK_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL such as https://hooks.example.com' }).optional(),
+  /** The receiver secret the per-delegation credentials are derived from. */
+  A2A_WEBHOOK_SECRET: secret.optional(),
+  /** Comma-separated secrets being rotated out: the receiver still accepts credentials derived from them. */
+  A2A_WEBHOOK_PREVIOUS_SECRETS: z
+    .string()
+    .optional()
+    .transform((value) => (value ?? '').split(',').map((s) => s.trim()).filter(Boolean))
+    .pipe(z.array(secret)),
+  A2A_WEBHOOK_HOST: z.string().min(1).default('127.0.0.1'),
+  A2A_WEBHOOK_PORT: z.coerce.number().int().min(0).max(65535).default(DEFAULT_WEBHOOK_PORT),
+  A2A_WEBHOOK_MAX_BODY_BYTES: z.coerce.number().int().positive().default(DEFAULT_MAX_BODY_BYTES),
+});
+
+export interface WebhookReceiverConfig {
+  secret: string;
+  previousSecrets: string[];
+  host: string;
+  port: number;
+  maxBodyBytes: number;
+}
+
+function parse(env: NodeJS.ProcessEnv) {
+  const parsed = WebhookEnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new Error(`Environment variable ${issue.path.join('.')} is invalid: ${issue.message}.`);
+  }
+  return parsed.data;
+}
+
+/**
+ * The activities' push settings: both variables set → push mode is available; neither → it is
+ * not (`auto` never picks it). @throws Error with a sentence when only one is set or one is invalid.
+ */
+export function loadWebhookDeps(env: NodeJS.ProcessEnv = process.env): WebhookDeps | undefined {
+  const e = parse(env);
+  if (!e.A2A_WEBHOOK_URL && !e.A2A_WEBHOOK_SECRET) return undefined;
+  if (!e.A2A_WEBHOOK_URL || !e.A2A_WEBHOOK_SECRET) {
+    throw new Error(
+      `Push mode needs both A2A_WEBHOOK_URL and A2A_WEBHOOK_SECRET, but only ${e.A2A_WEBHOOK_URL ? 'A2A_WEBHOOK_URL' : 'A2A_WEBHOOK_SECRET'} is set; set the other one, or unset both to go without push.`,
+    );
+  }
+  return { publicUrl: e.A2A_WEBHOOK_URL, secret: e.A2A_WEBHOOK_SECRET };
+}
+
+/** The receiver's settings; flags (`overrides`) win over the environment. @throws Error when no secret is set. */
+export function loadWebhookReceiverConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Pick<WebhookReceiverConfig, 'host' | 'port'>> = {}): WebhookReceiverConfig {
+  const e = parse(env);
+  if (!e.A2A_WEBHOOK_SECRET) {
+    throw new Error('The webhook receiver needs A2A_WEBHOOK_SECRET (the same value as the workers\'); set it, at least 32 characters.');
+  }
+  return {
+    secret: e.A2A_WEBHOOK_SECRET,
+    previousSecrets: e.A2A_WEBHOOK_PREVIOUS_SECRETS,
+    host: e.A2A_WEBHOOK_HOST,
+    port: e.A2A_WEBHOOK_PORT,
+    maxBodyBytes: e.A2A_WEBHOOK_MAX_BODY_BYTES,
+    ...stripUndefined(overrides),
+  };
+}

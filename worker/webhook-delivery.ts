@@ -1,0 +1,66 @@
+/**
+ * A push delivery's body, read as far as the receiver needs: which task it is about, the state it
+ * shows, and whether it is worth waking the delegation. A2A 1.0 agents POST a StreamResponse
+ * (`task` | `statusUpdate` | `artifactUpdate` | `message`); 0.3 agents POST the event with a `kind`
+ * tag (the SDK's legacy sender: usually the whole Task).
+ */
+import { InvalidResponseError, StreamResponseSchema, type StreamResponse, type TaskState } from '../a2a/index.js';
+import { parseWire } from '../a2a/validation.js';
+import { legacyEventToV1 } from '../a2a/v0-3/to-v1.js';
+import type { TaskUpdatedNotice } from '../workflows/delegation-types.js';
+
+/** What a delivery says, in the `taskUpdated` signal's terms (plus the task id it names, if any). */
+export interface DeliveryNotice {
+  /** The task the body is about (`undefined` for a message without a task). */
+  taskId: string | undefined;
+  state?: TaskState;
+  kind: TaskUpdatedNotice['kind'];
+  /** The agent's wire version, for logs. */
+  version: '1.0' | '0.3';
+}
+
+/** Thrown for a body that is not a push delivery; `message` is safe to send back and log. */
+export class MalformedDeliveryError extends Error {
+  override readonly name = 'MalformedDeliveryError';
+}
+
+/** Parses a delivery body (JSON text). @throws MalformedDeliveryError */
+export function parseDelivery(text: string): DeliveryNotice {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new MalformedDeliveryError('The body is not JSON; a push delivery is a StreamResponse (A2A 1.0) or a Task with "kind" (A2A 0.3).');
+  }
+  const legacy = typeof json === 'object' && json !== null && typeof (json as { kind?: unknown }).kind === 'string';
+  let event: StreamResponse;
+  try {
+    event = legacy
+      ? legacyEventToV1(json, { operation: 'The push delivery', what: 'task event' }).response
+      : parseWire(StreamResponseSchema, json, { operation: 'The push delivery', what: 'StreamResponse' });
+  } catch (err) {
+    if (err instanceof InvalidResponseError) throw new MalformedDeliveryError(err.message);
+    throw err;
+  }
+  return { ...describe(event), version: legacy ? '0.3' : '1.0' };
+}
+
+function describe(event: StreamResponse): Omit<DeliveryNotice, 'version'> {
+  if ('task' in event) return { kind: 'task', taskId: event.task.id, state: event.task.status.state };
+  if ('statusUpdate' in event) return { kind: 'statusUpdate', taskId: event.statusUpdate.taskId, state: event.statusUpdate.status.state };
+  if ('artifactUpdate' in event) return { kind: 'artifactUpdate', taskId: event.artifactUpdate.taskId };
+  return { kind: 'message', taskId: event.message.taskId };
+}
+
+/** States after which following the task goes on unchanged (see `decide` in activities/task-outcome.ts). */
+const PROGRESS_STATES: ReadonlySet<TaskState> = new Set<TaskState>(['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING']);
+
+/**
+ * Whether the delegation should read the task again: only when the delivery may show a terminal
+ * or interrupted state. Artifact chunks and `working` updates cannot end a wait, and the SDK
+ * sends one POST per event, so signalling them would add history for nothing.
+ */
+export function worthSignal(notice: Pick<DeliveryNotice, 'kind' | 'state'>): boolean {
+  if (notice.kind === 'artifactUpdate') return false;
+  return notice.state === undefined || !PROGRESS_STATES.has(notice.state);
+}

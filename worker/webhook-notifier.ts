@@ -1,0 +1,20 @@
+/** Hands a verified push delivery to its delegation as the `taskUpdated` signal. */
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type { TaskUpdatedNotice } from '../workflows/delegation-types.js';
+import { taskUpdatedSignal } from '../workflows/messages.js';
+
+/** `delivered` when the workflow got the signal, `gone` when it no longer runs. Other failures throw. */
+export type PushNotifier = (workflowId: string, notice: TaskUpdatedNotice) => Promise<'delivered' | 'gone'>;
+
+/** Signals the workflow's current run (a delegation that continued as new gets it too). */
+export function temporalNotifier(client: Client): PushNotifier {
+  return async (workflowId, notice) => {
+    try {
+      await client.workflow.getHandle(workflowId).signal(taskUpdatedSignal, notice);
+      return 'delivered';
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) return 'gone';
+      throw err;
+    }
+  };
+}

@@ -1,0 +1,165 @@
+import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
+import { Worker } from '@temporalio/worker';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pushCredential } from '../../../activities/index.js';
+import { artifactText } from '../../../a2a/index.js';
+import { startDependencyCompatAgent, type RunningAgent } from '../../../agents/index.js';
+import type { RunningWebhookReceiver } from '../../../worker/webhook-receiver.js';
+import { rejectedTotal } from '../../../worker/webhook-stats.js';
+import { a2aTemporalPlugin } from '../../../worker/plugin.js';
+import { answerUpdate, FailureType, type DelegateResult } from '../../../workflows/index.js';
+import { compatRequest, registryOf, startDelegate, statusOf, waitForQuestion } from '../../helpers/delegations.js';
+import { cardFor, json, startScriptedServer } from '../../helpers/scripted-http.js';
+import { uniqueTaskQueue, useTemporal } from '../../helpers/temporal.js';
+import { waitFor } from '../../helpers/wait.js';
+import { activitiesIn, eventCounts, historyOf, pushConfigsAt, SECRET, startReceiver, taskUpdatedSignals, withPushWorker } from './support.js';
+
+const temporal = useTemporal();
+let agent: RunningAgent;
+let receiver: RunningWebhookReceiver;
+
+beforeAll(async () => {
+  agent = await startDependencyCompatAgent({ port: 0, workDelayMs: 200, chunkDelayMs: 10 });
+  receiver = await startReceiver(await temporal.client());
+});
+afterAll(async () => {
+  await receiver?.close();
+  await agent?.close();
+});
+
+async function pendingActivities(handle: WorkflowHandle): Promise<number> {
+  return (await handle.describe()).raw.pendingActivities?.length ?? 0;
+}
+
+async function failureOf(handle: WorkflowHandle) {
+  const error = await handle.result().then(() => undefined, (err: unknown) => err);
+  expect(error).toBeInstanceOf(WorkflowFailedError);
+  return (error as WorkflowFailedError).cause as { type?: string; name?: string; message: string; nonRetryable?: boolean };
+}
+
+describe('delegate in push mode', () => {
+  it('completes an input-required round driven by deliveries, with no tracking activity and nothing running while parked', async () => {
+    const client = await temporal.client();
+    const before = receiver.stats();
+    const { handle, result } = await withPushWorker(temporal, agent, receiver.url, async (taskQueue) => {
+      // A safety net of an hour: only deliveries can move this delegation along in time.
+      const handle = await startDelegate(client, taskQueue, compatRequest({ mode: 'push', tracking: { pushSafetyNetInterval: '1 hour' } }));
+      const question = await waitForQuestion(handle);
+      expect(question.text).toMatch(/Node\.js version/);
+      expect(await statusOf(handle)).toMatchObject({ mode: 'push', phase: 'waiting-for-input' });
+      await waitFor(async () => (await pendingActivities(handle)) === 0, { what: 'no pending activity while parked' });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await pendingActivities(handle)).toBe(0);
+      await handle.executeUpdate(answerUpdate, { args: [{ text: 'Node.js 24' }] });
+      return { handle, result: (await handle.result()) as DelegateResult };
+    });
+
+    expect(result).toMatchObject({ kind: 'task', state: 'TASK_STATE_COMPLETED', rounds: 1 });
+    expect(artifactText(result.artifacts.find((a) => a.artifactId === 'compatibility-report')!)).toMatch(/Node\.js 24/);
+
+    const events = await historyOf(handle);
+    const activities = activitiesIn(events);
+    expect(activities).not.toContain('trackTask');
+    expect(activities.filter((a) => a === 'registerPushConfig')).toHaveLength(1);
+    expect(activities.filter((a) => a === 'deletePushConfig')).toHaveLength(1);
+    expect(activities).toContain('getTask');
+    expect(taskUpdatedSignals(events).length).toBeGreaterThanOrEqual(1);
+    expect(events.some((e) => e.timerFiredEventAttributes)).toBe(false); // no safety-net read was needed
+
+    // The credential is derived, never recorded.
+    const credential = pushCredential(SECRET, handle.workflowId, result.taskId!);
+    expect(JSON.stringify(events)).not.toContain(credential);
+    expect(JSON.stringify(events)).not.toContain(SECRET);
+
+    const after = receiver.stats();
+    expect(after.signaled).toBeGreaterThan(before.signaled);
+    expect(rejectedTotal(after)).toBe(rejectedTotal(before));
+    expect(await pushConfigsAt(agent, result.taskId!)).toEqual([]);
+
+    console.log(
+      `push delegation with one input round: ${events.length} history events; activities ${JSON.stringify(activities)}; ` +
+        `taskUpdated signals ${taskUpdatedSignals(events).length}; by type ${JSON.stringify(eventCounts(events))}`,
+    );
+  });
+
+  it('recovers a lost delivery with the safety-net read while the receiver is down', async () => {
+    const client = await temporal.client();
+    const down = await startReceiver(client);
+    const { handle, result, signalsBefore } = await withPushWorker(temporal, agent, down.url, async (taskQueue) => {
+      const handle = await startDelegate(client, taskQueue, compatRequest({ mode: 'push', tracking: { pushSafetyNetInterval: '2 seconds' } }));
+      await waitForQuestion(handle);
+      await down.close(); // every delivery from now on is lost
+      const signalsBefore = taskUpdatedSignals(await historyOf(handle)).length;
+      await handle.executeUpdate(answerUpdate, { args: [{ text: 'Node.js 22' }] });
+      return { handle, result: (await handle.result()) as DelegateResult, signalsBefore };
+    });
+    expect(result).toMatchObject({ state: 'TASK_STATE_COMPLETED', rounds: 1 });
+    const events = await historyOf(handle);
+    expect(taskUpdatedSignals(events)).toHaveLength(signalsBefore);
+    expect(events.some((e) => e.timerFiredEventAttributes)).toBe(true);
+    expect(activitiesIn(events)).not.toContain('trackTask');
+  });
+
+  it('cancels the remote task and deletes its push config when the delegation is cancelled while parked', async () => {
+    const client = await temporal.client();
+    await withPushWorker(temporal, agent, receiver.url, async (taskQueue) => {
+      const handle = await startDelegate(client, taskQueue, compatRequest({ mode: 'push' }));
+      const question = await waitForQuestion(handle);
+      expect(await pushConfigsAt(agent, question.taskId)).toHaveLength(1);
+      await handle.cancel();
+      expect((await failureOf(handle)).name).toBe('CancelledFailure');
+      expect(await pushConfigsAt(agent, question.taskId)).toEqual([]);
+      expect((await statusOf(handle)).state).toBe('TASK_STATE_CANCELED');
+    });
+  });
+
+  it('fails before sending anything when push is asked for and the worker has no webhook receiver', async () => {
+    const client = await temporal.client();
+    const taskQueue = uniqueTaskQueue('push-none');
+    const worker = await temporal.worker({ taskQueue, plugins: [a2aTemporalPlugin({ registry: registryOf({ compat: agent }) })] });
+    const sent = agent.stats.messageIds.length;
+    const cause = await worker.runUntil(async () => failureOf(await startDelegate(client, taskQueue, compatRequest({ mode: 'push' }))));
+    expect(cause).toMatchObject({ type: FailureType.pushUnavailable, nonRetryable: true });
+    expect(cause.message).toMatch(/no webhook receiver configured.*A2A_WEBHOOK_URL and A2A_WEBHOOK_SECRET/);
+    expect(agent.stats.messageIds.length).toBe(sent);
+  });
+
+  it('fails before sending anything when push is asked for and the agent cannot push', async () => {
+    const client = await temporal.client();
+    const routes: Parameters<typeof startScriptedServer>[0] = {};
+    const scripted = await startScriptedServer(routes);
+    routes['GET /.well-known/agent-card.json'] = json(200, cardFor(scripted.baseUrl));
+    try {
+      const cause = await withPushWorker(temporal, { ...agent, baseUrl: scripted.baseUrl }, receiver.url, async (taskQueue) =>
+        failureOf(await startDelegate(client, taskQueue, compatRequest({ mode: 'push' }))),
+      );
+      expect(cause).toMatchObject({ type: FailureType.pushUnavailable, nonRetryable: true });
+      expect(cause.message).toMatch(/^Agent "compat" does not declare push notifications.*nothing was sent\. Delegate with mode "stream", "poll" or "auto"\.$/);
+      expect(scripted.requests).toEqual(['GET /.well-known/agent-card.json']);
+    } finally {
+      await scripted.close();
+    }
+  });
+
+  it('is what auto picks for an agent that can push when the worker has a receiver', async () => {
+    const client = await temporal.client();
+    const result = await withPushWorker(temporal, agent, receiver.url, async (taskQueue) => {
+      const handle = await startDelegate(client, taskQueue, compatRequest({ text: 'Check for Node.js 24' }));
+      const done = (await handle.result()) as DelegateResult;
+      expect((await statusOf(handle)).mode).toBe('push');
+      return done;
+    });
+    expect(result).toMatchObject({ state: 'TASK_STATE_COMPLETED', rounds: 0 });
+  });
+
+  it('replays every push history these tests recorded without non-determinism', async () => {
+    const client = await temporal.client();
+    const histories = client.workflow.list({ query: `WorkflowType = 'delegate' AND TaskQueue STARTS_WITH 'push-'` }).intoHistories();
+    let replayed = 0;
+    for await (const result of Worker.runReplayHistories({ workflowBundle: { codePath: temporal.server.workflowBundlePath } }, histories)) {
+      expect(result.error, result.workflowId).toBeUndefined();
+      replayed += 1;
+    }
+    expect(replayed).toBeGreaterThan(0);
+  });
+});

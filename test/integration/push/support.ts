@@ -1,0 +1,120 @@
+/** Push-mode test rig: a real sample agent, a real receiver signalling the shared dev server, and a worker that knows both. */
+import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import { createA2AClient, fetchAgentCard, type TaskPushNotificationConfig } from '../../../a2a/index.js';
+import type { RunningAgent } from '../../../agents/index.js';
+import { a2aTemporalPlugin } from '../../../worker/plugin.js';
+import { temporalNotifier } from '../../../worker/webhook-notifier.js';
+import { startWebhookReceiver, type RunningWebhookReceiver } from '../../../worker/webhook-receiver.js';
+import { registryOf } from '../../helpers/delegations.js';
+import { uniqueTaskQueue, type useTemporal } from '../../helpers/temporal.js';
+
+export const SECRET = 'push-test-secret-0123456789abcdefghijklmnop';
+
+/** The receiver, quiet: refusals are asserted through its counters. */
+export async function startReceiver(client: Client, port = 0): Promise<RunningWebhookReceiver> {
+  return startWebhookReceiver({ secret: SECRET, port, notify: temporalNotifier(client), logger: { warn() {}, error: console.error } });
+}
+
+/** Runs `fn` with a worker whose activities register push configs pointing at `publicUrl`. */
+export async function withPushWorker<T>(
+  temporal: ReturnType<typeof useTemporal>,
+  agent: RunningAgent,
+  publicUrl: string,
+  fn: (taskQueue: string) => Promise<T>,
+): Promise<T> {
+  const taskQueue = uniqueTaskQueue('push');
+  const worker = await temporal.worker({
+    taskQueue,
+    plugins: [a2aTemporalPlugin({ registry: registryOf({ compat: agent }), webhook: { publicUrl, secret: SECRET } })],
+  });
+  return worker.runUntil(fn(taskQueue));
+}
+
+export type HistoryEvent = NonNullable<Awaited<ReturnType<WorkflowHandle['fetchHistory']>>['events']>[number];
+
+export async function historyOf(handle: WorkflowHandle): Promise<HistoryEvent[]> {
+  return (await handle.fetchHistory()).events ?? [];
+}
+
+/** Names of the activities the history scheduled, in order. */
+export function activitiesIn(events: HistoryEvent[]): string[] {
+  return events.flatMap((e) => (e.activityTaskScheduledEventAttributes?.activityType?.name ? [e.activityTaskScheduledEventAttributes.activityType.name] : []));
+}
+
+/** The `taskUpdated` signals the history received. */
+export function taskUpdatedSignals(events: HistoryEvent[]): HistoryEvent[] {
+  return events.filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'taskUpdated');
+}
+
+/** Event counts by type (the name of the event's attributes, e.g. `activityTaskScheduled`), for reports. */
+export function eventCounts(events: HistoryEvent[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const e of events) {
+    const key = Object.keys(e).find((k) => k.endsWith('EventAttributes') && (e as Record<string, unknown>)[k]);
+    const name = key?.replace(/EventAttributes$/, '') ?? 'unknown';
+    counts[name] = (counts[name] ?? 0) + 1;
+  }
+  return counts;
+}
+
+/** The push configs the agent holds for `taskId` (none once the delegation deleted its own). */
+export async function pushConfigsAt(agent: RunningAgent, taskId: string): Promise<TaskPushNotificationConfig[]> {
+  const { card } = await fetchAgentCard(agent.baseUrl);
+  return (await createA2AClient({ card }).listPushConfigs({ taskId })).configs;
+}
+
+export interface Delivery {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/**
+ * A proxy in front of the receiver that records every delivery and forwards it `copies` times
+ * (a duplicating network), answering the agent with the first forward's status.
+ */
+export async function startTap(target: string, copies = 1): Promise<{ url: string; deliveries: Delivery[]; close(): Promise<void> }> {
+  const deliveries: Delivery[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const delivery = { path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) };
+      deliveries.push(delivery);
+      void (async () => {
+        let first = 0;
+        for (let i = 0; i < copies; i += 1) {
+          const status = await forward(target, delivery).catch(() => 502);
+          if (i === 0) first = status;
+        }
+        res.writeHead(first).end();
+      })();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    deliveries,
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** POSTs a recorded delivery (same path, headers and body) to `target`; resolves to the status. */
+export function forward(target: string, delivery: Delivery): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const { host: _host, connection: _connection, ...headers } = delivery.headers;
+    const req = request(`${target}${delivery.path}`, { method: 'POST', headers }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end(delivery.body);
+  });
+}

@@ -5,7 +5,16 @@
 import { Command, CommanderError } from 'commander';
 import { CliError, ExitCode } from './cli-error.js';
 import { registerAgentsCommand } from './commands/agents.js';
+import { registerAnswerCommand } from './commands/answer.js';
+import { registerCancelCommand } from './commands/cancel.js';
+import { registerDecideCommands } from './commands/decide.js';
+import { registerDelegateCommand } from './commands/delegate.js';
+import { registerDemoCommand } from './commands/demo.js';
+import { registerListCommand } from './commands/list.js';
+import { registerReleaseCommand } from './commands/release.js';
 import { registerServerCommand } from './commands/server.js';
+import { registerStatusCommand } from './commands/status.js';
+import { registerWatchCommand } from './commands/watch.js';
 import { registerWorkerCommand } from './commands/worker.js';
 
 /** Runs the CLI with `argv` (without `node` and the script) and resolves to the exit code. */
@@ -16,6 +25,15 @@ export async function runCli(argv: string[]): Promise<number> {
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
 
+  registerDemoCommand(program);
+  registerReleaseCommand(program);
+  registerDelegateCommand(program);
+  registerAnswerCommand(program);
+  registerDecideCommands(program);
+  registerStatusCommand(program);
+  registerWatchCommand(program);
+  registerListCommand(program);
+  registerCancelCommand(program);
   registerServerCommand(program);
   registerAgentsCommand(program);
   registerWorkerCommand(program);

@@ -32,6 +32,8 @@ export interface DevServerOptions {
   cliPath?: string;
   /** How long to wait for the frontend to answer. @default 60_000 */
   readyTimeoutMs?: number;
+  /** Let the server outlive this process (the demo's `--keep`); its output is then discarded. */
+  detached?: boolean;
 }
 
 export interface DevServer {
@@ -71,7 +73,8 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   ];
   if (options.dbFile) mkdirSync(dirname(options.dbFile), { recursive: true });
 
-  const child = spawn(cli, args, { stdio: ['ignore', options.output === 'inherit' ? 'inherit' : 'pipe', options.output === 'inherit' ? 'inherit' : 'pipe'] });
+  const output = options.detached ? 'ignore' : options.output === 'inherit' ? 'inherit' : 'pipe';
+  const child = spawn(cli, args, { stdio: ['ignore', output, output], detached: options.detached ?? false });
   const tail: string[] = [];
   const keepTail = (chunk: Buffer) => {
     tail.push(...chunk.toString().split('\n').filter(Boolean));
@@ -97,6 +100,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     await stop();
     throw new DevServerStartError(`${(err as Error).message}. Server output:\n${tail.join('\n')}`);
   }
+  if (options.detached) child.unref();
   return { address, namespace, uiUrl: uiPort === undefined ? undefined : `http://${ip}:${uiPort}`, process: child, stop };
 }
 

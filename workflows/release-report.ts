@@ -59,8 +59,10 @@ function sortByRisk(findings: Finding[]): Finding[] {
 function outcomeOf(d: DelegationOutcome): CheckOutcome {
   const base = { label: d.label, agent: d.agent, workflowId: d.workflowId };
   if (d.result) {
-    const text = d.result.kind === 'message' ? textOf(d.result.message?.parts ?? []) : d.result.artifacts.map(artifactText).join('\n\n');
-    return { ...base, outcome: d.result.kind === 'message' ? 'answered' : 'completed', summary: shorten(text.trim() || 'completed without a text result') };
+    // The agent's own closing words first ("Checked 15 packages: 2 findings."), else its result text.
+    const said = textOf(d.result.kind === 'message' ? (d.result.message?.parts ?? []) : (d.result.task?.status.message?.parts ?? []));
+    const text = said.trim() || d.result.artifacts.map(artifactText).join('\n\n').trim();
+    return { ...base, outcome: d.result.kind === 'message' ? 'answered' : 'completed', summary: shorten(text || 'completed without a text result') };
   }
   const type = d.failure?.type;
   const outcome = type === 'A2A_TASK_REJECTED' ? 'rejected' : type === 'A2A_TASK_CANCELED' || type === 'CANCELED' ? 'canceled' : 'failed';

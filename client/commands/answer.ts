@@ -1,0 +1,33 @@
+import type { Command } from 'commander';
+import { answerUpdate, releaseAnswerUpdate } from '../../workflows/index.js';
+import { usageError } from '../cli-error.js';
+import { withConnectionOptions, withContext, type GlobalOptions } from '../context.js';
+import { updateOrExplain } from '../update-errors.js';
+import { endedError, findTarget } from '../workflow-target.js';
+
+export function registerAnswerCommand(program: Command): void {
+  withConnectionOptions(program.command('answer <id> <text...>'))
+    .description('answer the question an agent asked, for a release (routed to the delegation that waits) or a single delegation')
+    .option('--task <taskId>', 'the task whose question you answer (needed when several wait)')
+    .option('--json', 'print the receipt as JSON')
+    .action(async (id: string, words: string[], opts: GlobalOptions & { task?: string }) => {
+      const text = words.join(' ').trim();
+      if (!text) throw usageError('Give the answer text: a2a-temporal answer <id> "<text>".');
+      await withContext(opts, async (context) => {
+        const target = await findTarget(context, id);
+        if (!target.running) throw endedError(target, 'nothing was sent');
+        const answer = { text, taskId: opts.task };
+        let receipt: object;
+        let to: string;
+        if (target.kind === 'release') {
+          const r = await updateOrExplain(target.handle, releaseAnswerUpdate, answer);
+          [receipt, to] = [r, `${r.label} (task ${r.taskId})`];
+        } else {
+          const r = await updateOrExplain(target.handle, answerUpdate, answer);
+          [receipt, to] = [r, `task ${r.taskId} (answer ${r.round})`];
+        }
+        if (opts.json) return console.log(JSON.stringify(receipt));
+        console.log(`Answer sent to ${to}. Follow it: a2a-temporal watch ${id}`);
+      });
+    });
+}

@@ -1,0 +1,75 @@
+import type { Command } from 'commander';
+import { truncateBytes } from '../../workflows/delegate-child.js';
+import { A2A_AGENT, type DelegateInput } from '../../workflows/index.js';
+import { usageError } from '../cli-error.js';
+import { withConnectionOptions, withContext, workflowUrl, type GlobalOptions } from '../context.js';
+import { follow } from '../follow.js';
+import { interactiveHandlers } from '../interactive.js';
+import { checkAgentNames, cliRegistry, parseMode, readableId, readJsonFile, taskQueueOf, warnWithoutWorker } from '../start-options.js';
+import { Terminal } from '../terminal.js';
+import type { Part } from '../../a2a/index.js';
+
+interface DelegateOptions extends GlobalOptions {
+  agent: string;
+  context?: string;
+  ref?: string[];
+  mode?: string;
+  data?: string;
+  inputTimeout?: string;
+  agentsFile?: string;
+  taskQueue?: string;
+  id?: string;
+  follow?: boolean;
+}
+
+export function registerDelegateCommand(program: Command): void {
+  withConnectionOptions(program.command('delegate <text...>'))
+    .description('one durable delegation to any A2A agent: send, follow, answer its questions, collect the artifacts')
+    .requiredOption('--agent <name|url>', 'agent name from the agents file, or its URL')
+    .option('--context <contextId>', 'continue this conversation (follow-up)')
+    .option('--ref <taskId...>', 'earlier tasks this request refers to')
+    .option('--mode <mode>', 'auto, stream, poll or push', 'auto')
+    .option('--data <file>', 'attach a JSON file as a data part (e.g. a package.json)')
+    .option('--input-timeout <duration>', 'give up on a question after this long, e.g. "30 minutes"')
+    .option('--agents-file <file>', 'check the agent name against this agents file')
+    .option('--task-queue <name>', 'the workers\' task queue (env A2A_TASK_QUEUE, default a2a-temporal)')
+    .option('--id <workflowId>', 'workflow id (default: delegate-<agent>-<random>)')
+    .option('--follow', 'watch it live and ask for answers on this terminal')
+    .option('--json', 'print the workflow id and UI link as JSON')
+    .action(async (words: string[], opts: DelegateOptions) => {
+      const text = words.join(' ').trim();
+      if (!text) throw usageError('Give the request text: a2a-temporal delegate --agent <name|url> "<text>".');
+      checkAgentNames(cliRegistry(opts.agentsFile), [opts.agent]);
+      const parts: Part[] = opts.data ? [{ data: readJsonFile(opts.data, 'data file', '--data'), mediaType: 'application/json' } as Part] : [];
+      const input: DelegateInput = {
+        agent: opts.agent,
+        label: opts.agent.replace(/^https?:\/\//, ''),
+        text,
+        parts,
+        contextId: opts.context,
+        referenceTaskIds: opts.ref,
+        mode: parseMode(opts.mode),
+        inputTimeout: opts.inputTimeout as DelegateInput['inputTimeout'],
+      };
+      await withContext(opts, async (context) => {
+        const taskQueue = taskQueueOf(opts.taskQueue);
+        const workflowId = opts.id ?? readableId(`delegate-${input.label}`);
+        await warnWithoutWorker(context.client, context.namespace, taskQueue);
+        await context.client.workflow.start('delegate', {
+          workflowId,
+          taskQueue,
+          args: [input],
+          staticSummary: truncateBytes(`Delegate to ${opts.agent}: ${text}`, 200),
+          typedSearchAttributes: [{ key: A2A_AGENT, value: opts.agent }],
+        });
+        const uiUrl = workflowUrl(context, workflowId);
+        if (opts.json) console.log(JSON.stringify({ workflowId, uiUrl }));
+        else console.log(`Started delegation ${workflowId}\nUI: ${uiUrl}`);
+        if (opts.follow) {
+          const terminal = new Terminal();
+          const view = await follow(context, workflowId, { terminal, ...interactiveHandlers(context, workflowId, terminal, {}) });
+          if (view.status !== 'COMPLETED') process.exitCode = 1;
+        }
+      });
+    });
+}

@@ -1,0 +1,166 @@
+/**
+ * `npm run demo`: the main job on the embedded default. Uses the Temporal server that already
+ * runs (TEMPORAL_ADDRESS, or 127.0.0.1:7233) or starts the embedded one, starts the sample
+ * agents and a worker in this process, runs a release of payment-service with the bundled
+ * manifest, asks for the agent's answer and the approval (or takes --answer / --approve),
+ * streams the report and prints the UI link. Everything it started stops at the end, the
+ * server too unless --keep.
+ */
+import { join } from 'node:path';
+import { Connection } from '@temporalio/client';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import type { Command } from 'commander';
+import { SAMPLE_MANIFEST, SAMPLE_MANIFEST_PATH, startSampleAgents } from '../../agents/index.js';
+import { AgentRegistry } from '../../activities/index.js';
+import { isServing, startDevServer, type DevServer } from '../../platform/dev-server.js';
+import { dataDir } from '../../platform/paths.js';
+import { ensureSearchAttributes } from '../../platform/search-attributes-setup.js';
+import { ensureTemporalCli } from '../../platform/temporal-cli.js';
+import { temporalTarget } from '../../platform/temporal-config.js';
+import { loadWorkerConfig } from '../../worker/config.js';
+import { createA2AWorker } from '../../worker/run-worker.js';
+import { RELEASE_PHASE, RELEASE_SERVICE, type ReleaseInput } from '../../workflows/index.js';
+import { CliError } from '../cli-error.js';
+import { defaultUiUrl, withContext, workflowUrl } from '../context.js';
+import { follow } from '../follow.js';
+import { interactiveHandlers } from '../interactive.js';
+import { readableId } from '../start-options.js';
+import { Terminal } from '../terminal.js';
+
+interface DemoOptions {
+  answer?: string;
+  approve?: boolean;
+  keep?: boolean;
+  port: string;
+  uiPort: string;
+}
+
+export function registerDemoCommand(program: Command): void {
+  program
+    .command('demo')
+    .description('run a release of payment-service end to end on the embedded stack (server, sample agents, worker)')
+    .option('--answer <text>', 'answer the agent\'s question with this text instead of asking (e.g. "Node.js 24")')
+    .option('--approve', 'approve the release when its report is ready instead of asking')
+    .option('--keep', 'leave the Temporal server running at the end (to browse the UI)')
+    .option('--port <port>', 'port of the embedded server when one must be started', '7233')
+    .option('--ui-port <port>', 'its Web UI port', '8233')
+    .action(async (opts: DemoOptions) => {
+      // The SDK's INFO logs (bundling, worker state) would drown the story the demo tells.
+      Runtime.install({ logger: new DefaultLogger('WARN') });
+      const terminal = new Terminal();
+      const cleanups: Array<() => Promise<unknown>> = [];
+      const cleanUp = async () => {
+        terminal.stopStatus();
+        for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
+      };
+      // Ctrl-C: stop what the demo started (the embedded server is a child process) before leaving.
+      const onSignal = () => void cleanUp().finally(() => process.exit(130));
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
+      try {
+        const { address, uiUrl } = await temporalForDemo(opts, terminal, cleanups);
+        process.env.A2A_TEMPORAL_UI_URL ??= uiUrl;
+
+        terminal.setStatus('starting the sample agents');
+        // Paced so the report visibly streams in (the agents' own defaults are faster).
+        const samples = await startSampleAgents({ workDelayMs: 800, chunkDelayMs: 700 });
+        cleanups.push(() => samples.close());
+        const registry = new AgentRegistry({
+          agents: Object.fromEntries(Object.entries(samples.agents).map(([name, agent]) => [name, { url: agent.baseUrl }])),
+        });
+        terminal.line(`Sample agents: ${Object.values(samples.agents).map((a) => a.cardUrl).join(', ')}`);
+
+        terminal.setStatus('starting a worker (bundling the workflows takes a few seconds)');
+        const taskQueue = readableId('a2a-temporal-demo');
+        const worker = await createA2AWorker({ config: loadWorkerConfig(process.env, { taskQueue }), target: temporalTarget({ address }), registry });
+        const running = worker.run();
+        cleanups.push(async () => {
+          worker.shutdown();
+          await running;
+        });
+
+        await withContext({ address, uiUrl }, async (context) => {
+          const workflowId = readableId('release-payment-service-2.0.0');
+          const input: ReleaseInput = {
+            service: 'payment-service',
+            fromVersion: '1.4.0',
+            toVersion: '2.0.0',
+            manifest: SAMPLE_MANIFEST as Record<string, unknown>,
+            compat: { agent: 'compat' },
+            checks: [
+              { label: 'changelog', agent: 'changelog' },
+              { label: 'license', agent: 'license' },
+            ],
+          };
+          await context.client.workflow.start('release', {
+            workflowId,
+            taskQueue,
+            args: [input],
+            staticSummary: 'Release payment-service 1.4.0 → 2.0.0 (demo)',
+            typedSearchAttributes: [
+              { key: RELEASE_SERVICE, value: 'payment-service' },
+              { key: RELEASE_PHASE, value: 'analysing' },
+            ],
+          });
+          const link = workflowUrl(context, workflowId);
+          terminal.line(`Release ${workflowId} of payment-service 1.4.0 → 2.0.0 (manifest: ${SAMPLE_MANIFEST_PATH})`);
+          terminal.line(`UI: ${link}`);
+          const view = await follow(context, workflowId, {
+            terminal,
+            ...interactiveHandlers(context, workflowId, terminal, { answer: opts.answer, approve: opts.approve }),
+          });
+          const sorted = view.report?.dependencies ?? [];
+          terminal.line('');
+          terminal.line(`Fix suggestions by risk: ${sorted.map((f) => `${f.name} (${f.risk})`).join(', ') || 'none'}`);
+          terminal.line(`Outcome: ${view.outcome ?? view.status.toLowerCase()}${view.reason ? ` (${view.reason})` : ''}`);
+          terminal.line(`UI: ${link}`);
+          if (view.status !== 'COMPLETED' || view.outcome === 'failed') process.exitCode = 1;
+        });
+      } finally {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+        await cleanUp();
+      }
+    });
+}
+
+/** The Temporal server for the demo: the configured or running one, else the embedded one. */
+async function temporalForDemo(opts: DemoOptions, terminal: Terminal, cleanups: Array<() => Promise<unknown>>): Promise<{ address: string; uiUrl: string }> {
+  const configured = process.env.TEMPORAL_ADDRESS;
+  const port = Number(opts.port);
+  const address = configured ?? `127.0.0.1:${port}`;
+  let server: DevServer | undefined;
+  if (await isServing(address)) {
+    terminal.line(`Using the Temporal server at ${address}`);
+  } else if (configured) {
+    throw new CliError(`TEMPORAL_ADDRESS is ${configured}, but no Temporal server answers there. Start it, or unset TEMPORAL_ADDRESS to let the demo start the embedded one.`);
+  } else {
+    const cli = await ensureTemporalCli((line) => terminal.line(`setup: ${line}`));
+    terminal.line(`temporal CLI via ${cli.route}: ${cli.version}`);
+    terminal.setStatus('starting the embedded Temporal server');
+    server = await startDevServer({
+      port,
+      uiPort: Number(opts.uiPort),
+      dbFile: join(dataDir, 'temporal.sqlite'),
+      cliPath: cli.path,
+      detached: opts.keep,
+    }).catch(async () => {
+      // The ports are taken by something else: run on free ones, in memory.
+      terminal.line(`Ports ${port}/${opts.uiPort} are busy; starting the embedded server on free ports.`);
+      return startDevServer({ port: 0, uiPort: 0, cliPath: cli.path, detached: opts.keep });
+    });
+    terminal.line(`Embedded Temporal server at ${server.address}, Web UI ${server.uiUrl}`);
+    const started = server;
+    if (opts.keep) terminal.line(`It keeps running after the demo (--keep); stop it with: kill ${started.process.pid}`);
+    else cleanups.push(() => started.stop());
+  }
+  const finalAddress = server?.address ?? address;
+  const connection = await Connection.connect({ address: finalAddress });
+  try {
+    const added = await ensureSearchAttributes(connection, 'default');
+    if (added.length) terminal.line(`Registered search attributes: ${added.join(', ')}`);
+  } finally {
+    await connection.close();
+  }
+  return { address: finalAddress, uiUrl: server?.uiUrl ?? process.env.A2A_TEMPORAL_UI_URL ?? defaultUiUrl(finalAddress) };
+}

@@ -1,0 +1,123 @@
+/**
+ * Follows a release or a delegation live: phase and state changes, questions, and artifact
+ * text as it streams in (read from the tracking activity's heartbeat, so history stays small).
+ * Used by `watch`, `--follow` and the demo.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { CliContext } from './context.js';
+import { readStatus, type QuestionView, type StatusView } from './status-view.js';
+import type { Terminal } from './terminal.js';
+
+export interface FollowOptions {
+  terminal: Terminal;
+  /** Print events as JSON lines instead of text. */
+  json?: boolean;
+  /** @default 400 */
+  intervalMs?: number;
+  /** Called once per new question (e.g. to prompt for the answer). */
+  onQuestion?: (question: QuestionView, view: StatusView) => Promise<void>;
+  /** Called once when the release waits for approval. */
+  onApproval?: (view: StatusView) => Promise<void>;
+  /**
+   * Whose artifact text streams in full; the others get one line when they complete.
+   * @default a delegation's own artifacts, and a release's analysis (`compat`, `compat-sorted`)
+   */
+  streams?: (label: string | undefined, view: StatusView) => boolean;
+}
+
+const streamsByDefault = (label: string | undefined, view: StatusView) => view.kind === 'delegation' || label === 'compat' || label === 'compat-sorted';
+
+type FollowEvent =
+  | { type: 'phase'; phase: string }
+  | { type: 'state'; workflowId: string; label?: string; state: string }
+  | { type: 'question'; question: QuestionView }
+  | { type: 'artifact'; workflowId: string; label?: string; artifactId: string; name?: string; text: string }
+  | { type: 'result'; workflowId: string; label?: string; artifactId: string; name?: string; characters: number }
+  | { type: 'end'; status: string; view: StatusView };
+
+/** Follows `workflowId` until it closes; resolves to its last view. */
+export async function follow(context: CliContext, workflowId: string, options: FollowOptions): Promise<StatusView> {
+  const { terminal } = options;
+  const seenQuestions = new Set<string>();
+  const states = new Map<string, string>();
+  const printed = new Map<string, number>();
+  let lastArtifact = '';
+  let phase = '';
+  let approvalAsked = false;
+  const started = Date.now();
+
+  const emit = (event: FollowEvent) => {
+    if (options.json) return terminal.line(JSON.stringify(event));
+    if (event.type !== 'artifact') lastArtifact = ''; // after other news, a streaming artifact gets its header again
+    switch (event.type) {
+      case 'phase':
+        return terminal.line(`▸ ${event.phase}`);
+      case 'state':
+        return terminal.line(`  ${event.label ?? event.workflowId}: ${event.state}`);
+      case 'question':
+        return terminal.line(`\n? ${event.question.label ?? 'agent'} asks (task ${event.question.taskId}):\n${indent(event.question.text)}\n`);
+      case 'artifact': {
+        const key = `${event.workflowId}#${event.artifactId}`;
+        if (key !== lastArtifact) terminal.line(`\n── ${event.label ?? 'agent'} · ${event.name ?? event.artifactId} ──`);
+        lastArtifact = key;
+        return terminal.write(event.text);
+      }
+      case 'result':
+        return terminal.line(`  ${event.label ?? 'agent'}: ${event.name ?? event.artifactId} ready (${event.characters} characters)`);
+      case 'end':
+        return terminal.line(`\n■ ${event.view.kind} ${event.status.toLowerCase()}${event.view.outcome ? `: ${event.view.outcome}` : ''}`);
+    }
+  };
+
+  for (;;) {
+    const view = await readStatus(context, workflowId);
+    if (view.phase !== phase) {
+      phase = view.phase;
+      emit({ type: 'phase', phase });
+    }
+    for (const d of view.delegations) {
+      if (d.state && states.get(d.workflowId) !== d.state) {
+        states.set(d.workflowId, d.state);
+        emit({ type: 'state', workflowId: d.workflowId, label: d.label, state: d.state });
+      }
+      const streamed = (options.streams ?? streamsByDefault)(d.label, view);
+      for (const artifact of d.artifacts) {
+        const key = `${d.workflowId}#${artifact.artifactId}`;
+        const done = printed.get(key) ?? 0;
+        if (streamed && artifact.text.length > done) {
+          emit({ type: 'artifact', workflowId: d.workflowId, label: d.label, artifactId: artifact.artifactId, name: artifact.name, text: artifact.text.slice(done) });
+          printed.set(key, artifact.text.length);
+        } else if (!streamed && done === 0 && d.phase === 'completed') {
+          emit({ type: 'result', workflowId: d.workflowId, label: d.label, artifactId: artifact.artifactId, name: artifact.name, characters: artifact.text.length });
+          printed.set(key, artifact.text.length);
+        }
+      }
+    }
+    for (const question of view.questions) {
+      const key = `${question.workflowId}#${question.taskId}#${question.text}`;
+      if (seenQuestions.has(key)) continue;
+      seenQuestions.add(key);
+      emit({ type: 'question', question });
+      await options.onQuestion?.(question, view);
+    }
+    if (view.phase === 'awaiting-approval' && !approvalAsked) {
+      approvalAsked = true;
+      await options.onApproval?.(view);
+    }
+    if (view.status !== 'RUNNING') {
+      terminal.stopStatus();
+      emit({ type: 'end', status: view.status, view });
+      return view;
+    }
+    const waiting = view.questions.length ? ` · ${view.questions.length} question(s) waiting` : '';
+    terminal.setStatus(`${view.kind} ${view.phase}${waiting} · ${Math.round((Date.now() - started) / 1000)} s`);
+    await sleep(options.intervalMs ?? 400);
+  }
+}
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((l) => `  ${l}`)
+    .join('\n');
+}

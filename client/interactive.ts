@@ -1,0 +1,68 @@
+/**
+ * What `--follow` and the demo do when a workflow needs a person: answer questions (from a
+ * flag, or asked on the terminal) and decide approvals.
+ */
+import { userInfo } from 'node:os';
+import type { WorkflowHandle } from '@temporalio/client';
+import { answerUpdate, approveUpdate, rejectUpdate, releaseAnswerUpdate } from '../workflows/index.js';
+import type { CliContext } from './context.js';
+import type { FollowOptions } from './follow.js';
+import type { Terminal } from './terminal.js';
+import { updateOrExplain } from './update-errors.js';
+
+export interface InteractiveOptions {
+  /** The answer to give to every question (non-interactive runs). */
+  answer?: string;
+  /** Approve automatically when the report is ready. */
+  approve?: boolean;
+  /** Who decides. @default the OS user */
+  by?: string;
+}
+
+/** `onQuestion`/`onApproval` callbacks for {@link follow}. */
+export function interactiveHandlers(context: CliContext, workflowId: string, terminal: Terminal, options: InteractiveOptions): Pick<FollowOptions, 'onQuestion' | 'onApproval'> {
+  const handle: WorkflowHandle = context.client.workflow.getHandle(workflowId);
+  const by = options.by ?? defaultApprover();
+  return {
+    async onQuestion(question, view) {
+      const text = options.answer ?? (await terminal.prompt(`Your answer for ${question.label ?? 'the agent'}: `));
+      if (!text) {
+        terminal.line(`  (answer it with: a2a-temporal answer ${workflowId} "<answer>"${view.questions.length > 1 ? ` --task ${question.taskId}` : ''})`);
+        return;
+      }
+      const answer = { text, taskId: question.taskId };
+      if (view.kind === 'release') await updateOrExplain(handle, releaseAnswerUpdate, answer);
+      else await updateOrExplain(handle, answerUpdate, answer);
+      terminal.line(`  ✓ answered: ${text}`);
+    },
+    async onApproval(view) {
+      terminal.line(`\n${view.report?.markdown.trimEnd() ?? '(no report)'}\n`);
+      if (options.approve) {
+        await updateOrExplain(handle, approveUpdate, { by, reason: 'approved with --approve' });
+        terminal.line(`  ✓ approved by ${by}`);
+        return;
+      }
+      const reply = await terminal.prompt('Approve this release? [y/N] ');
+      if (reply === undefined) {
+        terminal.line(`  (decide with: a2a-temporal approve ${workflowId}   or   a2a-temporal reject ${workflowId} --reason "<why>")`);
+        return;
+      }
+      if (/^y(es)?$/i.test(reply)) {
+        await updateOrExplain(handle, approveUpdate, { by });
+        terminal.line(`  ✓ approved by ${by}`);
+      } else {
+        const reason = (await terminal.prompt('Why do you reject it? ')) || 'rejected on the terminal';
+        await updateOrExplain(handle, rejectUpdate, { by, reason });
+        terminal.line(`  ✓ rejected by ${by}`);
+      }
+    },
+  };
+}
+
+export function defaultApprover(): string {
+  try {
+    return process.env.USER || userInfo().username || 'someone';
+  } catch {
+    return 'someone';
+  }
+}

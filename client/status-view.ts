@@ -1,0 +1,196 @@
+/**
+ * `status --json`: one documented object for releases and delegations alike, built from the
+ * workflows' `status` queries, the tracking activities' heartbeats (live artifact text) and,
+ * for workflows that have ended, their results.
+ */
+import type { WorkflowExecutionStatusName, WorkflowHandle } from '@temporalio/client';
+import type { Artifact, Part, TaskState } from '../a2a/index.js';
+import {
+  delegationStatusQuery,
+  releaseStatusQuery,
+  type DelegateResult,
+  type DelegationPhase,
+  type DelegationStatus,
+  type Decision,
+  type PendingQuestion,
+  type ReleaseOutcome,
+  type ReleasePhase,
+  type ReleaseReport,
+  type ReleaseResult,
+  type ReleaseStatus,
+} from '../workflows/index.js';
+import { workflowUrl, type CliContext } from './context.js';
+import { trackingProgress } from './tracking-progress.js';
+import { findTarget, quickQuery, type TargetKind } from './workflow-target.js';
+
+/** One artifact, chunks assembled: `text` is its text parts joined, `data` its data parts. */
+export interface ArtifactView {
+  artifactId: string;
+  name?: string;
+  text: string;
+  data: unknown[];
+  /** Parts received so far. */
+  parts: number;
+}
+
+export interface QuestionView {
+  /** The delegation's workflow id (answer it there, or at the release with `--task`). */
+  workflowId: string;
+  label?: string;
+  taskId: string;
+  state: PendingQuestion['state'];
+  text: string;
+}
+
+export interface DelegationView {
+  workflowId: string;
+  label?: string;
+  agent: string;
+  /** Temporal's status of the delegation workflow. */
+  status: WorkflowExecutionStatusName;
+  phase: DelegationPhase;
+  taskId?: string;
+  contextId?: string;
+  /** The A2A task state (`TASK_STATE_*`), live when a tracking activity reports it. */
+  state?: TaskState;
+  question?: QuestionView;
+  artifacts: ArtifactView[];
+  error?: string;
+}
+
+/** The object `status --json` prints. */
+export interface StatusView {
+  workflowId: string;
+  kind: TargetKind;
+  /** Temporal's status: RUNNING, COMPLETED, FAILED, CANCELLED, TERMINATED, TIMED_OUT... */
+  status: WorkflowExecutionStatusName;
+  /** The release's phase, or the delegation's. */
+  phase: ReleasePhase | DelegationPhase;
+  uiUrl: string;
+  service?: string;
+  fromVersion?: string;
+  toVersion?: string;
+  questions: QuestionView[];
+  delegations: DelegationView[];
+  report?: ReleaseReport;
+  outcome?: ReleaseOutcome;
+  decision?: Decision;
+  reason?: string;
+  /** Why the workflow failed, when it did. */
+  error?: string;
+}
+
+/** Reads the current view of a release or delegation. @throws CliError for unknown ids. */
+export async function readStatus(context: CliContext, workflowId: string): Promise<StatusView> {
+  const target = await findTarget(context, workflowId);
+  const status = target.description.status.name;
+  const uiUrl = workflowUrl(context, workflowId);
+  if (target.kind === 'delegation') {
+    const view = await readDelegation(context, target.handle, status);
+    return { workflowId, kind: 'delegation', status, phase: view.phase, uiUrl, questions: view.question ? [view.question] : [], delegations: [view], error: view.error };
+  }
+  const release = (await quickQuery(context, () => target.handle.query(releaseStatusQuery))) ?? (await releaseFromResult(target.handle));
+  const delegations = await Promise.all(
+    release.delegations.map(async (d) => {
+      const child = context.client.workflow.getHandle(d.workflowId);
+      const childStatus = await child.describe().then((x) => x.status.name, () => 'UNKNOWN' as const);
+      return { ...(await readDelegation(context, child, childStatus)), label: d.label };
+    }),
+  );
+  return {
+    workflowId,
+    kind: 'release',
+    status,
+    phase: release.phase,
+    uiUrl,
+    service: release.service,
+    fromVersion: release.fromVersion,
+    toVersion: release.toVersion,
+    questions: release.questions.map((q) => ({ workflowId: q.workflowId, label: q.label, taskId: q.taskId, state: q.state, text: q.text })),
+    delegations,
+    report: release.report,
+    outcome: release.outcome,
+    decision: release.decision,
+    reason: release.reason,
+    error: status === 'FAILED' || status === 'TERMINATED' ? await failureText(target.handle) : undefined,
+  };
+}
+
+async function readDelegation(context: CliContext, handle: WorkflowHandle, status: WorkflowExecutionStatusName): Promise<DelegationView> {
+  const queried: DelegationStatus | undefined = await quickQuery(context, () => handle.query(delegationStatusQuery));
+  const base = queried ?? (await delegationFromResult(handle, status));
+  const view: DelegationView = {
+    workflowId: handle.workflowId,
+    label: base.label,
+    agent: base.agent,
+    status,
+    phase: base.phase,
+    taskId: base.taskId,
+    contextId: base.contextId,
+    state: base.state,
+    question: base.question
+      ? { workflowId: handle.workflowId, label: base.label, taskId: base.question.taskId, state: base.question.state, text: base.question.text }
+      : undefined,
+    artifacts: base.artifacts.map(artifactView),
+    error: base.error,
+  };
+  if (status !== 'RUNNING') return view;
+  const progress = await trackingProgress(handle).catch(() => undefined);
+  if (!progress) return view;
+  // The tracker's heartbeat is fresher than the workflow's state (it only learns at round ends).
+  view.state = progress.state ?? view.state;
+  for (const live of progress.artifacts) {
+    const known = view.artifacts.find((a) => a.artifactId === live.artifactId);
+    if (!known) view.artifacts.push({ artifactId: live.artifactId, name: live.name, text: live.text, data: [], parts: live.parts });
+    else if (live.parts > known.parts) Object.assign(known, { text: live.text, parts: live.parts });
+  }
+  return view;
+}
+
+/** Without a worker to answer the query: what the ended delegation returned. */
+async function delegationFromResult(handle: WorkflowHandle, status: WorkflowExecutionStatusName): Promise<DelegationStatus> {
+  const described = await handle.describe();
+  const agent = described.searchAttributes.A2aAgent?.[0];
+  const base: DelegationStatus = { kind: 'delegation', agent: typeof agent === 'string' ? agent : 'unknown', phase: 'working', contextId: '', rounds: 0, artifacts: [] };
+  if (status === 'COMPLETED') {
+    const result = (await handle.result()) as DelegateResult;
+    return { ...base, phase: 'completed', taskId: result.taskId, contextId: result.contextId, state: result.state, rounds: result.rounds, artifacts: result.artifacts };
+  }
+  if (status === 'RUNNING') return base;
+  return { ...base, phase: status === 'CANCELLED' ? 'canceled' : 'failed', error: await failureText(handle) };
+}
+
+async function releaseFromResult(handle: WorkflowHandle): Promise<ReleaseStatus> {
+  const result = (await handle.result().catch(() => undefined)) as ReleaseResult | undefined;
+  const described = await handle.describe();
+  return {
+    kind: 'release',
+    releaseId: handle.workflowId,
+    service: result?.service ?? String(described.searchAttributes.ReleaseService?.[0] ?? ''),
+    fromVersion: result?.fromVersion ?? '',
+    toVersion: result?.toVersion ?? '',
+    phase: result?.outcome ?? (described.status.name === 'CANCELLED' ? 'canceled' : 'failed'),
+    delegations: [],
+    questions: [],
+    report: result?.report,
+    outcome: result?.outcome,
+    decision: result?.decision,
+    reason: result?.reason,
+  };
+}
+
+async function failureText(handle: WorkflowHandle): Promise<string | undefined> {
+  return handle.result().then(
+    () => undefined,
+    (err: unknown) => {
+      const cause = (err as { cause?: Error }).cause;
+      return cause?.message ?? (err as Error).message;
+    },
+  );
+}
+
+export function artifactView(artifact: Artifact): ArtifactView {
+  const text = artifact.parts.map((p: Part) => ('text' in p && typeof p.text === 'string' ? p.text : '')).join('');
+  const data = artifact.parts.flatMap((p: Part) => ('data' in p ? [p.data] : []));
+  return { artifactId: artifact.artifactId, name: artifact.name, text, data, parts: artifact.parts.length };
+}

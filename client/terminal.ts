@@ -1,0 +1,73 @@
+/**
+ * Output for long waits: on a TTY a status line with a spinner that stays at the bottom;
+ * otherwise plain lines only. Prompts read one line from the terminal.
+ */
+import { createInterface } from 'node:readline/promises';
+
+const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+
+export class Terminal {
+  readonly tty: boolean;
+  private status = '';
+  private frame = 0;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly out: NodeJS.WriteStream = process.stdout) {
+    this.tty = Boolean(out.isTTY) && process.env.TERM !== 'dumb';
+  }
+
+  /** Prints a line above the status line. */
+  line(text = ''): void {
+    this.clear();
+    this.out.write(`${text}\n`);
+    this.draw();
+  }
+
+  /** Writes text as it streams in (no newline added). */
+  write(text: string): void {
+    this.clear();
+    this.out.write(text);
+    if (text.endsWith('\n')) this.draw();
+  }
+
+  /** Sets the status line (TTY only; plain output gets nothing: changes are printed as lines). */
+  setStatus(text: string): void {
+    this.status = text;
+    if (!this.tty) return;
+    this.timer ??= setInterval(() => {
+      this.frame = (this.frame + 1) % FRAMES.length;
+      this.clear();
+      this.draw();
+    }, 100);
+    this.timer.unref();
+    this.clear();
+    this.draw();
+  }
+
+  stopStatus(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    this.clear();
+    this.status = '';
+  }
+
+  /** Asks a question on the terminal; undefined when there is no TTY to ask on. */
+  async prompt(question: string): Promise<string | undefined> {
+    if (!process.stdin.isTTY || !this.tty) return undefined;
+    this.stopStatus();
+    const rl = createInterface({ input: process.stdin, output: this.out });
+    try {
+      return (await rl.question(question)).trim();
+    } finally {
+      rl.close();
+    }
+  }
+
+  private clear(): void {
+    if (this.tty && this.status) this.out.write('\r\x1b[2K');
+  }
+
+  private draw(): void {
+    if (this.tty && this.status) this.out.write(`${FRAMES[this.frame]} ${this.status}`.slice(0, (this.out.columns ?? 100) - 1));
+  }
+}

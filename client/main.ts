@@ -15,6 +15,7 @@ import { registerReleaseCommand } from './commands/release.js';
 import { registerServerCommand } from './commands/server.js';
 import { registerStatusCommand } from './commands/status.js';
 import { registerWatchCommand } from './commands/watch.js';
+import { registerWebhookCommand } from './commands/webhook.js';
 import { registerWorkerCommand } from './commands/worker.js';
 
 /** Runs the CLI with `argv` (without `node` and the script) and resolves to the exit code. */
@@ -37,6 +38,7 @@ export async function runCli(argv: string[]): Promise<number> {
   registerServerCommand(program);
   registerAgentsCommand(program);
   registerWorkerCommand(program);
+  registerWebhookCommand(program);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

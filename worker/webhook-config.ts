@@ -38,7 +38,9 @@ export interface WebhookReceiverConfig {
 }
 
 function parse(env: NodeJS.ProcessEnv) {
-  const parsed = WebhookEnvSchema.safeParse(env);
+  // An empty variable counts as unset (compose files pass `A2A_WEBHOOK_URL=` through).
+  const given = Object.fromEntries(Object.entries(env).filter(([key, value]) => !key.startsWith('A2A_WEBHOOK_') || value !== ''));
+  const parsed = WebhookEnvSchema.safeParse(given);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new Error(`Environment variable ${issue.path.join('.')} is invalid: ${issue.message}.`);

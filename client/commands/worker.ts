@@ -4,6 +4,7 @@ import { loadWorkerConfig } from '../../worker/config.js';
 import { createA2AWorker } from '../../worker/run-worker.js';
 import { CliError } from '../cli-error.js';
 import { unreachableServer } from '../temporal-errors.js';
+import { webhookReceiverConfig } from './webhook.js';
 
 export function registerWorkerCommand(program: Command): void {
   program
@@ -13,19 +14,25 @@ export function registerWorkerCommand(program: Command): void {
     .option('--agents-file <path>', 'agent names, URLs and credential references (env A2A_AGENTS_FILE; default ./agents.json)')
     .option('--address <host:port>', 'Temporal frontend (env TEMPORAL_ADDRESS)')
     .option('--namespace <ns>', 'Temporal namespace (env TEMPORAL_NAMESPACE)')
-    .action(async (opts: { taskQueue?: string; agentsFile?: string; address?: string; namespace?: string }) => {
+    .option('--webhook-port <port>', 'also run the push webhook receiver in this process, on this port (needs A2A_WEBHOOK_SECRET)')
+    .option('--webhook-host <ip>', 'address the in-process receiver binds (env A2A_WEBHOOK_HOST, default 127.0.0.1)')
+    .action(async (opts: { taskQueue?: string; agentsFile?: string; address?: string; namespace?: string; webhookPort?: string; webhookHost?: string }) => {
       let config;
       try {
         config = loadWorkerConfig(process.env, { taskQueue: opts.taskQueue, agentsFile: opts.agentsFile });
       } catch (err) {
         throw new CliError((err as Error).message, 2);
       }
+      const webhookReceiver =
+        opts.webhookPort === undefined ? undefined : webhookReceiverConfig({ port: opts.webhookPort, host: opts.webhookHost }, '--webhook-port');
       const target = temporalTarget(opts);
-      const worker = await createA2AWorker({ config, target }).catch((err: unknown) => {
+      const worker = await createA2AWorker({ config, target, webhookReceiver }).catch((err: unknown) => {
         throw unreachableServer(target.address, err) ?? new CliError((err as Error).message, 1, { cause: err });
       });
       console.log(`Worker on task queue "${config.taskQueue}" at ${target.address} (namespace ${target.namespace})`);
       console.log(config.agentsFile ? `Agents: ${config.agentsFile}` : 'Agents: none configured (agents are addressed by URL)');
+      console.log(config.webhook ? `Push: agents deliver to ${config.webhook.publicUrl}` : 'Push: off (set A2A_WEBHOOK_URL and A2A_WEBHOOK_SECRET to enable it)');
+      if (worker.receiver) console.log(`Webhook receiver: ${worker.receiver.url}`);
       await worker.run();
     });
 }

@@ -1,14 +1,18 @@
 /** Push-mode test rig: a real sample agent, a real receiver signalling the shared dev server, and a worker that knows both. */
+import { spawn } from 'node:child_process';
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { createA2AClient, fetchAgentCard, type TaskPushNotificationConfig } from '../../../a2a/index.js';
 import type { RunningAgent } from '../../../agents/index.js';
+import { packageRoot } from '../../../platform/paths.js';
 import { a2aTemporalPlugin } from '../../../worker/plugin.js';
 import { temporalNotifier } from '../../../worker/webhook-notifier.js';
 import { startWebhookReceiver, type RunningWebhookReceiver } from '../../../worker/webhook-receiver.js';
 import { registryOf } from '../../helpers/delegations.js';
-import { uniqueTaskQueue, type useTemporal } from '../../helpers/temporal.js';
+import { temporalServer, uniqueTaskQueue, type useTemporal } from '../../helpers/temporal.js';
+import { waitFor } from '../../helpers/wait.js';
 
 export const SECRET = 'push-test-secret-0123456789abcdefghijklmnop';
 
@@ -117,4 +121,38 @@ export function forward(target: string, delivery: Delivery): Promise<number> {
     req.on('error', reject);
     req.end(delivery.body);
   });
+}
+
+export interface CliProcess {
+  output(): string;
+  exited: Promise<number | null>;
+  stop(): Promise<number | null>;
+}
+
+/** Runs the real CLI (`client/cli.ts` under tsx) against the run's dev server; resolves once `ready` was printed. */
+export async function spawnCli(args: string[], env: Record<string, string>, ready: string | RegExp): Promise<CliProcess> {
+  const server = temporalServer();
+  const child = spawn(process.execPath, ['--import', 'tsx', join(packageRoot, 'client', 'cli.ts'), ...args], {
+    cwd: packageRoot,
+    env: { ...process.env, TEMPORAL_ADDRESS: server.address, TEMPORAL_NAMESPACE: server.namespace, A2A_WORKFLOW_BUNDLE: server.workflowBundlePath, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  await Promise.race([
+    waitFor(() => (typeof ready === 'string' ? output.includes(ready) : ready.test(output)), { timeoutMs: 60_000, what: `"${String(ready)}" from a2a-temporal ${args[0]}` }),
+    exited.then((code) => {
+      throw new Error(`a2a-temporal ${args.join(' ')} exited (${code}) before it was ready:\n${output}`);
+    }),
+  ]);
+  return {
+    output: () => output,
+    exited,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
 }

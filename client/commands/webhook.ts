@@ -1,0 +1,55 @@
+import { Client, Connection } from '@temporalio/client';
+import type { Command } from 'commander';
+import { PUSH_PATH_PREFIX } from '../../activities/push-url.js';
+import { temporalTarget } from '../../platform/temporal-config.js';
+import { loadWebhookReceiverConfig, type WebhookReceiverConfig } from '../../worker/webhook-config.js';
+import { temporalNotifier } from '../../worker/webhook-notifier.js';
+import { startWebhookReceiver, STATS_PATH } from '../../worker/webhook-receiver.js';
+import { CliError } from '../cli-error.js';
+import { unreachableServer } from '../temporal-errors.js';
+import { waitForExitSignal } from '../wait-for-exit.js';
+import { parsePort } from './server.js';
+
+export function registerWebhookCommand(program: Command): void {
+  program
+    .command('webhook')
+    .description("run the push webhook receiver: verifies agents' deliveries and signals the delegations (needs A2A_WEBHOOK_SECRET; Ctrl-C stops it)")
+    .option('--port <port>', 'port to bind (env A2A_WEBHOOK_PORT, default 8787)')
+    .option('--host <ip>', 'address to bind (env A2A_WEBHOOK_HOST, default 127.0.0.1: put a TLS proxy in front)')
+    .option('--address <host:port>', 'Temporal frontend (env TEMPORAL_ADDRESS)')
+    .option('--namespace <ns>', 'Temporal namespace (env TEMPORAL_NAMESPACE)')
+    .action(async (opts: { port?: string; host?: string; address?: string; namespace?: string }) => {
+      const config = webhookReceiverConfig(opts);
+      const target = temporalTarget(opts);
+      let connection: Connection;
+      try {
+        connection = await Connection.connect({ ...target.connectionOptions, connectTimeout: 3_000 });
+        await connection.workflowService.getSystemInfo({});
+      } catch (err) {
+        throw unreachableServer(target.address, err) ?? new CliError((err as Error).message, 1, { cause: err });
+      }
+      try {
+        const receiver = await startWebhookReceiver({ ...config, notify: temporalNotifier(new Client({ connection, namespace: target.namespace })) }).catch(
+          (err: unknown) => {
+            throw new CliError(`${(err as Error).message}. Pick another port with --port.`, 1, { cause: err });
+          },
+        );
+        console.log(`Webhook receiver at ${receiver.url}${PUSH_PATH_PREFIX}<workflowId>/<taskId> (counters: ${receiver.url}${STATS_PATH})`);
+        console.log(`Signals delegations at ${target.address} (namespace ${target.namespace}). Press Ctrl-C to stop.`);
+        await waitForExitSignal();
+        await receiver.close();
+      } finally {
+        await connection.close();
+      }
+    });
+}
+
+/** The receiver's settings from the environment and `--host`/`--port`. @throws CliError (usage) with the sentence. */
+export function webhookReceiverConfig(opts: { host?: string; port?: string }, portFlag = '--port'): WebhookReceiverConfig {
+  const port = opts.port === undefined ? undefined : parsePort(opts.port, portFlag);
+  try {
+    return loadWebhookReceiverConfig(process.env, { host: opts.host, port });
+  } catch (err) {
+    throw new CliError((err as Error).message, 2);
+  }
+}

@@ -31,6 +31,7 @@ interface DemoOptions {
   answer?: string;
   approve?: boolean;
   keep?: boolean;
+  inMemory?: boolean;
   port: string;
   uiPort: string;
 }
@@ -42,7 +43,8 @@ export function registerDemoCommand(program: Command): void {
     .option('--answer <text>', 'answer the agent\'s question with this text instead of asking (e.g. "Node.js 24")')
     .option('--approve', 'approve the release when its report is ready instead of asking')
     .option('--keep', 'leave the Temporal server running at the end (to browse the UI)')
-    .option('--port <port>', 'port of the embedded server when one must be started', '7233')
+    .option('--in-memory', 'an embedded server keeps nothing (no SQLite file under .data/)')
+    .option('--port <port>', 'port of the embedded server when one must be started (0: a free one)', '7233')
     .option('--ui-port <port>', 'its Web UI port', '8233')
     .action(async (opts: DemoOptions) => {
       // The SDK's INFO logs (bundling, worker state) would drown the story the demo tells.
@@ -126,7 +128,7 @@ export function registerDemoCommand(program: Command): void {
 
 /** The Temporal server for the demo: the configured or running one, else the embedded one. */
 async function temporalForDemo(opts: DemoOptions, terminal: Terminal, cleanups: Array<() => Promise<unknown>>): Promise<{ address: string; uiUrl: string }> {
-  const configured = process.env.TEMPORAL_ADDRESS;
+  const configured = process.env.TEMPORAL_ADDRESS || undefined;
   const port = Number(opts.port);
   const address = configured ?? `127.0.0.1:${port}`;
   let server: DevServer | undefined;
@@ -141,7 +143,7 @@ async function temporalForDemo(opts: DemoOptions, terminal: Terminal, cleanups: 
     server = await startDevServer({
       port,
       uiPort: Number(opts.uiPort),
-      dbFile: join(dataDir, 'temporal.sqlite'),
+      dbFile: opts.inMemory ? undefined : join(dataDir, 'temporal.sqlite'),
       cliPath: cli.path,
       detached: opts.keep,
     }).catch(async () => {

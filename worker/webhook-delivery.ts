@@ -14,6 +14,8 @@ export interface DeliveryNotice {
   /** The task the body is about (`undefined` for a message without a task). */
   taskId: string | undefined;
   state?: TaskState;
+  /** The status message's id, when the body has a status with a message. */
+  messageId?: string;
   kind: TaskUpdatedNotice['kind'];
   /** The agent's wire version, for logs. */
   version: '1.0' | '0.3';
@@ -46,8 +48,10 @@ export function parseDelivery(text: string): DeliveryNotice {
 }
 
 function describe(event: StreamResponse): Omit<DeliveryNotice, 'version'> {
-  if ('task' in event) return { kind: 'task', taskId: event.task.id, state: event.task.status.state };
-  if ('statusUpdate' in event) return { kind: 'statusUpdate', taskId: event.statusUpdate.taskId, state: event.statusUpdate.status.state };
+  const status = 'task' in event ? event.task.status : 'statusUpdate' in event ? event.statusUpdate.status : undefined;
+  const shown = status ? { state: status.state, ...(status.message?.messageId ? { messageId: status.message.messageId } : {}) } : {};
+  if ('task' in event) return { kind: 'task', taskId: event.task.id, ...shown };
+  if ('statusUpdate' in event) return { kind: 'statusUpdate', taskId: event.statusUpdate.taskId, ...shown };
   if ('artifactUpdate' in event) return { kind: 'artifactUpdate', taskId: event.artifactUpdate.taskId };
   return { kind: 'message', taskId: event.message.taskId };
 }

@@ -110,7 +110,8 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     }
     let outcome: 'delivered' | 'gone';
     try {
-      outcome = await options.notify(ids.workflowId, { taskId: ids.taskId, kind: notice.kind, ...(notice.state ? { state: notice.state } : {}) });
+      const { kind, state, messageId } = notice;
+      outcome = await options.notify(ids.workflowId, { taskId: ids.taskId, kind, ...(state ? { state } : {}), ...(messageId ? { messageId } : {}) });
     } catch (err) {
       stats.failed += 1;
       logger.error(`webhook: could not signal workflow ${printable(ids.workflowId)} (task ${printable(ids.taskId)}): ${(err as Error).message}`);

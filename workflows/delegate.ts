@@ -29,10 +29,12 @@ import type { AgentRef, AnswerInput, DelegateInput, DelegateResult, ResolvedAgen
 import { DelegationPublisher } from './delegation-ui.js';
 import { FailureType } from './failure-types.js';
 import { answerSignal, answerUpdate, delegationStatusQuery, taskUpdatedSignal } from './messages.js';
-import { PushNotices, pushUnavailable } from './push-mode.js';
+import { PushNotices, pushUnavailable, stillOnIt } from './push-mode.js';
 
 export async function delegate(input: DelegateInput): Promise<DelegateResult> {
+  // Read by the taskUpdated handler, which may run as soon as it is set (buffered signals).
   let taskId = input.resume?.taskId;
+  let handled: StatusKey | undefined = input.resume?.handled;
   const contextId = input.resume?.contextId ?? input.contextId ?? uuid4();
   const state = new DelegationState(input, contextId);
   const ui = new DelegationPublisher();
@@ -57,7 +59,7 @@ export async function delegate(input: DelegateInput): Promise<DelegateResult> {
   );
   const notices = new PushNotices();
   setHandler(taskUpdatedSignal, (notice) => {
-    if (!notices.receive(notice, taskId)) log.debug('taskUpdated ignored: not the task being followed', { taskId: notice?.taskId });
+    if (!notices.receive(notice, taskId, handled)) log.debug('taskUpdated ignored: another task, or the question already answered', { taskId: notice?.taskId });
   });
   setHandler(answerSignal, (answer) => {
     const why = state.rejectionOf(answer);
@@ -73,7 +75,6 @@ export async function delegate(input: DelegateInput): Promise<DelegateResult> {
   const tracking = { ...TRACKING_DEFAULTS, ...input.tracking };
   const name = input.label ?? input.agent;
   let agent: AgentRef | undefined;
-  let handled: StatusKey | undefined = input.resume?.handled;
   /** Push mode: the config registered at the agent, deleted when the task ends. */
   let push: { taskId: string; configId: string } | undefined =
     input.resume?.pushConfigId && input.resume.taskId ? { taskId: input.resume.taskId, configId: input.resume.pushConfigId } : undefined;
@@ -100,12 +101,15 @@ export async function delegate(input: DelegateInput): Promise<DelegateResult> {
     state.status.mode = mode;
 
     let outgoing: Message | undefined = input.resume ? undefined : firstMessage(input, contextId);
+    /** Push mode: read the task before waiting (false right after an answer the agent is still working on). */
+    let readFirst = true;
     let next: TrackOutcome | undefined;
     for (;;) {
       if (outgoing) {
         state.setPhase('sending');
         publish();
         const message = outgoing;
+        notices.clear(); // from here on, a delivery is about this message
         // Never cancelled half-way: we must learn the task id of what we sent, to cancel it.
         const sent = await CancellationScope.nonCancellable(() =>
           acts.sendMessage({ agent: agent!, message, acceptedOutputModes: input.acceptedOutputModes }, `SendMessage to ${name}`),
@@ -121,6 +125,8 @@ export async function delegate(input: DelegateInput): Promise<DelegateResult> {
         state.status.taskId = taskId;
         state.status.contextId = sent.task.contextId ?? state.status.contextId;
         state.status.state = sent.task.status.state;
+        // After an answer, the config is in place: a delivery will say when the task moves on.
+        readFirst = mode !== 'push' || push?.taskId !== taskId || !stillOnIt(sent.task.status, handled);
         if (mode === 'push' && push?.taskId !== taskId) {
           // Registered after the send: the task id (part of the credential) is known only now.
           // The first read comes after the registration, so nothing the agent did before is missed.
@@ -143,7 +149,7 @@ export async function delegate(input: DelegateInput): Promise<DelegateResult> {
       state.setPhase('working');
       publish();
       const ctx: TrackContext = { resolved, agent, taskId: taskId!, mode, handled, tracking, name, notices, pushConfigId: push?.configId };
-      const outcome = next ?? (await followUntilDecided(acts, ctx, state, input));
+      const outcome = next ?? (await followUntilDecided(acts, ctx, state, input, readFirst));
       next = undefined;
       state.status.state = outcome.task.status.state;
       state.status.artifacts = outcome.artifacts;
@@ -223,8 +229,8 @@ interface TrackContext {
 }
 
 /** Follows the task by the delegation's mode until it is terminal or asks something new. */
-function followUntilDecided(acts: DelegationActivityCalls, ctx: TrackContext, state: DelegationState, input: DelegateInput): Promise<TrackOutcome> {
-  return ctx.mode === 'push' ? waitForPush(acts, ctx, state, input) : trackUntilDecided(acts, { ...ctx, mode: ctx.mode }, state, input);
+function followUntilDecided(acts: DelegationActivityCalls, ctx: TrackContext, state: DelegationState, input: DelegateInput, readFirst = true): Promise<TrackOutcome> {
+  return ctx.mode === 'push' ? waitForPush(acts, ctx, state, input, readFirst) : trackUntilDecided(acts, { ...ctx, mode: ctx.mode }, state, input);
 }
 
 /** Tracking rounds until the task is terminal or asks something new; history grows per round only. */
@@ -259,7 +265,8 @@ async function trackUntilDecided(
  * notice or the safety-net timer, then read again. No activity runs while it waits; each wake-up
  * adds one short activity (and the signal) to history.
  */
-async function waitForPush(acts: DelegationActivityCalls, ctx: TrackContext, state: DelegationState, input: DelegateInput): Promise<TrackOutcome> {
+async function waitForPush(acts: DelegationActivityCalls, ctx: TrackContext, state: DelegationState, input: DelegateInput, readFirst: boolean): Promise<TrackOutcome> {
+  if (!readFirst) await condition(() => ctx.notices.pending, ctx.tracking.pushSafetyNetInterval);
   for (;;) {
     ctx.notices.clear();
     const outcome = await acts.getTask({ agent: ctx.agent, taskId: ctx.taskId, handled: ctx.handled }, `GetTask ${ctx.taskId} at ${ctx.name} (push)`);

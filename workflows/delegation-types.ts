@@ -161,6 +161,8 @@ export interface TaskUpdatedNotice {
   taskId: string;
   /** The state the delivery showed, when it showed one. */
   state?: TaskState;
+  /** The id of the status message the delivery showed (it identifies a question). */
+  messageId?: string;
   /** The kind of event the agent delivered. */
   kind: 'task' | 'statusUpdate' | 'artifactUpdate' | 'message';
 }

@@ -3,7 +3,8 @@
  * raises, and the check that an explicit `push` can work with the agent resolved.
  */
 import { ApplicationFailure } from '@temporalio/workflow';
-import type { ResolvedAgent, TaskUpdatedNotice } from './delegation-types.js';
+import type { TaskStatus } from '../a2a/index.js';
+import type { ResolvedAgent, StatusKey, TaskUpdatedNotice } from './delegation-types.js';
 import { FailureType } from './failure-types.js';
 
 /**
@@ -13,9 +14,14 @@ import { FailureType } from './failure-types.js';
 export class PushNotices {
   private notified = false;
 
-  /** Raises the flag for a notice about `taskId`; notices about another task are ignored. */
-  receive(notice: TaskUpdatedNotice, taskId: string | undefined): boolean {
+  /**
+   * Raises the flag for a notice about `taskId`. Ignored: notices about another task, and those
+   * showing the question already answered (`handled`, e.g. the task snapshot an agent sends when
+   * the answer arrives), which could only lead to a read that decides nothing.
+   */
+  receive(notice: TaskUpdatedNotice, taskId: string | undefined, handled: StatusKey | undefined): boolean {
     if (!taskId || notice?.taskId !== taskId) return false;
+    if (handled && notice.messageId !== undefined && notice.state === handled.state && notice.messageId === handled.messageId) return false;
     this.notified = true;
     return true;
   }
@@ -28,6 +34,17 @@ export class PushNotices {
   clear(): void {
     this.notified = false;
   }
+}
+
+/**
+ * True when the task the agent returned for our answer is still at work (or still shows the
+ * question just answered): nothing to decide yet, so the delegation can wait for a delivery
+ * without reading first.
+ */
+export function stillOnIt(status: TaskStatus, handled: StatusKey | undefined): boolean {
+  if (status.state === 'TASK_STATE_SUBMITTED' || status.state === 'TASK_STATE_WORKING') return true;
+  const messageId = status.message?.messageId;
+  return handled !== undefined && messageId !== undefined && status.state === handled.state && messageId === handled.messageId;
 }
 
 /**

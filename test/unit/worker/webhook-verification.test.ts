@@ -60,6 +60,8 @@ describe('delivery bodies', () => {
       state: 'TASK_STATE_INPUT_REQUIRED',
       version: '0.3',
     });
+    const question = { statusUpdate: { taskId: 't', status: { state: 'TASK_STATE_INPUT_REQUIRED', message: { messageId: 'q1', role: 'ROLE_AGENT', parts: [{ text: 'Which?' }] } } } };
+    expect(parseDelivery(JSON.stringify(question))).toMatchObject({ kind: 'statusUpdate', state: 'TASK_STATE_INPUT_REQUIRED', messageId: 'q1' });
     expect(parseDelivery(JSON.stringify({ message: { messageId: 'm', role: 'ROLE_AGENT', parts: [{ text: 'hi' }] } }))).toMatchObject({
       kind: 'message',
       taskId: undefined,

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import type { ResolvedAgent, StatusKey } from '../../../workflows/delegation-types.js';
+import { FailureType } from '../../../workflows/failure-types.js';
+import { PushNotices, pushUnavailable, stillOnIt } from '../../../workflows/push-mode.js';
+import type { TaskStatus } from '../../../a2a/index.js';
+
+const handled: StatusKey = { state: 'TASK_STATE_INPUT_REQUIRED', messageId: 'q1' };
+
+describe('push notices', () => {
+  it('raise the flag for the task being followed, once per read', () => {
+    const notices = new PushNotices();
+    expect(notices.receive({ taskId: 't1', kind: 'statusUpdate', state: 'TASK_STATE_COMPLETED' }, 't1', undefined)).toBe(true);
+    expect(notices.receive({ taskId: 't1', kind: 'task' }, 't1', undefined)).toBe(true);
+    expect(notices.pending).toBe(true);
+    notices.clear();
+    expect(notices.pending).toBe(false);
+  });
+
+  it('ignore another task, a delegation without a task yet, and the question already answered', () => {
+    const notices = new PushNotices();
+    expect(notices.receive({ taskId: 'other', kind: 'task', state: 'TASK_STATE_COMPLETED' }, 't1', undefined)).toBe(false);
+    expect(notices.receive({ taskId: 't1', kind: 'task', state: 'TASK_STATE_COMPLETED' }, undefined, undefined)).toBe(false);
+    expect(notices.receive({ taskId: 't1', kind: 'task', state: 'TASK_STATE_INPUT_REQUIRED', messageId: 'q1' }, 't1', handled)).toBe(false);
+    expect(notices.pending).toBe(false);
+    // A new question, or one the notice cannot identify, is worth a read.
+    expect(notices.receive({ taskId: 't1', kind: 'task', state: 'TASK_STATE_INPUT_REQUIRED', messageId: 'q2' }, 't1', handled)).toBe(true);
+    expect(notices.receive({ taskId: 't1', kind: 'task', state: 'TASK_STATE_INPUT_REQUIRED' }, 't1', handled)).toBe(true);
+  });
+});
+
+describe('an explicit push', () => {
+  const resolved = (pushNotifications: boolean, autoMode: ResolvedAgent['autoMode']) =>
+    ({ name: 'compat', autoMode, card: { capabilities: { pushNotifications } } }) as unknown as ResolvedAgent;
+
+  it('is refused for an agent that cannot push, and for a worker without a receiver', () => {
+    expect(pushUnavailable(resolved(false, 'stream'), 'compat')).toMatchObject({ type: FailureType.pushUnavailable, nonRetryable: true, message: expect.stringMatching(/^Agent "compat" does not declare push/) });
+    expect(pushUnavailable(resolved(true, 'stream'), 'compat')?.message).toMatch(/no webhook receiver configured.*A2A_WEBHOOK_URL and A2A_WEBHOOK_SECRET/);
+    expect(pushUnavailable(resolved(true, 'push'), 'compat')).toBeUndefined();
+  });
+});
+
+describe('after an answer', () => {
+  const status = (state: TaskStatus['state'], messageId?: string) =>
+    ({ state, ...(messageId ? { message: { messageId, role: 'ROLE_AGENT', parts: [] } } : {}) }) as TaskStatus;
+
+  it('waits for a delivery while the agent is at work or still shows the answered question', () => {
+    expect(stillOnIt(status('TASK_STATE_WORKING'), handled)).toBe(true);
+    expect(stillOnIt(status('TASK_STATE_SUBMITTED'), handled)).toBe(true);
+    expect(stillOnIt(status('TASK_STATE_INPUT_REQUIRED', 'q1'), handled)).toBe(true);
+  });
+
+  it('reads first when the task already shows something to decide', () => {
+    expect(stillOnIt(status('TASK_STATE_COMPLETED'), handled)).toBe(false);
+    expect(stillOnIt(status('TASK_STATE_INPUT_REQUIRED', 'q2'), handled)).toBe(false);
+    expect(stillOnIt(status('TASK_STATE_INPUT_REQUIRED'), handled)).toBe(false);
+  });
+});

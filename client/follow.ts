@@ -14,6 +14,8 @@ export interface FollowOptions {
   json?: boolean;
   /** @default 400 */
   intervalMs?: number;
+  /** Stops following (the promise rejects with an AbortError). */
+  signal?: AbortSignal;
   /** Called once per new question (e.g. to prompt for the answer). */
   onQuestion?: (question: QuestionView, view: StatusView) => Promise<void>;
   /** Called once when the release waits for approval. */
@@ -70,6 +72,7 @@ export async function follow(context: CliContext, workflowId: string, options: F
   };
 
   for (;;) {
+    options.signal?.throwIfAborted();
     const view = await readStatus(context, workflowId);
     if (view.phase !== phase) {
       phase = view.phase;
@@ -111,7 +114,7 @@ export async function follow(context: CliContext, workflowId: string, options: F
     }
     const waiting = view.questions.length ? ` · ${view.questions.length} question(s) waiting` : '';
     terminal.setStatus(`${view.kind} ${view.phase}${waiting} · ${Math.round((Date.now() - started) / 1000)} s`);
-    await sleep(options.intervalMs ?? 400);
+    await sleep(options.intervalMs ?? 400, undefined, { signal: options.signal });
   }
 }
 

@@ -17,6 +17,8 @@ export interface InteractiveOptions {
   approve?: boolean;
   /** Who decides. @default the OS user */
   by?: string;
+  /** Abandons a pending prompt. */
+  signal?: AbortSignal;
 }
 
 /** `onQuestion`/`onApproval` callbacks for {@link follow}. */
@@ -25,7 +27,7 @@ export function interactiveHandlers(context: CliContext, workflowId: string, ter
   const by = options.by ?? defaultApprover();
   return {
     async onQuestion(question, view) {
-      const text = options.answer ?? (await terminal.prompt(`Your answer for ${question.label ?? 'the agent'}: `));
+      const text = options.answer ?? (await terminal.prompt(`Your answer for ${question.label ?? 'the agent'}: `, options.signal));
       if (!text) {
         terminal.line(`  (answer it with: a2a-temporal answer ${workflowId} "<answer>"${view.questions.length > 1 ? ` --task ${question.taskId}` : ''})`);
         return;
@@ -42,7 +44,7 @@ export function interactiveHandlers(context: CliContext, workflowId: string, ter
         terminal.line(`  ✓ approved by ${by}`);
         return;
       }
-      const reply = await terminal.prompt('Approve this release? [y/N] ');
+      const reply = await terminal.prompt('Approve this release? [y/N] ', options.signal);
       if (reply === undefined) {
         terminal.line(`  (decide with: a2a-temporal approve ${workflowId}   or   a2a-temporal reject ${workflowId} --reason "<why>")`);
         return;
@@ -51,7 +53,7 @@ export function interactiveHandlers(context: CliContext, workflowId: string, ter
         await updateOrExplain(handle, approveUpdate, { by });
         terminal.line(`  ✓ approved by ${by}`);
       } else {
-        const reason = (await terminal.prompt('Why do you reject it? ')) || 'rejected on the terminal';
+        const reason = (await terminal.prompt('Why do you reject it? ', options.signal)) || 'rejected on the terminal';
         await updateOrExplain(handle, rejectUpdate, { by, reason });
         terminal.line(`  ✓ rejected by ${by}`);
       }

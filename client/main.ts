@@ -42,7 +42,8 @@ export async function runCli(argv: string[]): Promise<number> {
 
   try {
     await program.parseAsync(argv, { from: 'user' });
-    return ExitCode.ok;
+    // A command that finished but did not succeed (a failed release, an interrupted demo) set it.
+    return typeof process.exitCode === 'number' ? process.exitCode : ExitCode.ok;
   } catch (err) {
     if (err instanceof CommanderError) {
       // Help and version output end here too; commander has already printed what it had to say.

@@ -91,9 +91,11 @@ export async function readStatus(context: CliContext, workflowId: string): Promi
   }
   const release = (await quickQuery(context, () => target.handle.query(releaseStatusQuery))) ?? (await releaseFromResult(target.handle));
   const delegations = await Promise.all(
-    release.delegations.map(async (d) => {
+    release.delegations.map(async (d): Promise<DelegationView> => {
       const child = context.client.workflow.getHandle(d.workflowId);
-      const childStatus = await child.describe().then((x) => x.status.name, () => 'UNKNOWN' as const);
+      const childStatus = await child.describe().then((x) => x.status.name, () => undefined);
+      // Not started yet (the release records a delegation just before it starts it): what the release knows.
+      if (!childStatus) return { workflowId: d.workflowId, label: d.label, agent: d.agent, status: 'UNKNOWN', phase: d.phase, artifacts: [] };
       return { ...(await readDelegation(context, child, childStatus)), label: d.label };
     }),
   );

@@ -52,12 +52,12 @@ export class Terminal {
   }
 
   /** Asks a question on the terminal; undefined when there is no TTY to ask on. */
-  async prompt(question: string): Promise<string | undefined> {
+  async prompt(question: string, signal?: AbortSignal): Promise<string | undefined> {
     if (!process.stdin.isTTY || !this.tty) return undefined;
     this.stopStatus();
     const rl = createInterface({ input: process.stdin, output: this.out });
     try {
-      return (await rl.question(question)).trim();
+      return (await rl.question(question, { signal: signal ?? new AbortController().signal })).trim();
     } finally {
       rl.close();
     }

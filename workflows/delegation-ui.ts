@@ -2,7 +2,7 @@
  * What a delegation shows outside itself: search attributes (so the UI's list can be filtered
  * to "waiting for input") and the current details (markdown in the UI's workflow page).
  */
-import { getExternalWorkflowHandle, log, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { CancellationScope, getExternalWorkflowHandle, log, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { DelegationNotice, DelegationStatus } from './delegation-types.js';
 import { delegationChangedSignal } from './messages.js';
 import { A2A_AGENT, A2A_TASK_ID, A2A_TASK_STATE } from './search-attributes.js';
@@ -42,9 +42,10 @@ export class DelegationPublisher {
     this.noticed = key;
     const { artifacts: _artifacts, kind: _kind, ...rest } = status;
     const notice: DelegationNotice = { ...rest, workflowId: workflowInfo().workflowId };
-    getExternalWorkflowHandle(parent.workflowId)
-      .signal(delegationChangedSignal, notice)
-      .catch((err: unknown) => log.warn('could not notify the parent workflow', { error: String(err) }));
+    // Not cancellable: the last notice of a cancelled delegation (phase canceled) must still go out.
+    CancellationScope.nonCancellable(() => getExternalWorkflowHandle(parent.workflowId).signal(delegationChangedSignal, notice)).catch((err: unknown) =>
+      log.info('the parent workflow did not take the notice (it may have ended)', { error: String(err) }),
+    );
   }
 }
 

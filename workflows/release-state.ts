@@ -3,6 +3,7 @@
  * questions wait, where an answer goes, whether a decision may be taken. The workflow holds one
  * instance; its handlers call into it; unit tests drive it directly.
  */
+import type { TaskState } from '../a2a/index.js';
 import type { AnswerInput, DelegationNotice } from './delegation-types.js';
 import type {
   Decision,
@@ -64,10 +65,12 @@ export class ReleaseState {
   }
 
   /** Records how a delegation ended, from its result or failure. */
-  ended(label: string, phase: 'completed' | 'failed' | 'canceled', error?: string): void {
+  ended(label: string, phase: 'completed' | 'failed' | 'canceled', details: { state?: TaskState; error?: string } = {}): void {
     const row = this.delegation(label);
     if (!row) return;
     row.phase = phase;
+    row.state = details.state ?? row.state;
+    const error = details.error;
     row.question = undefined;
     if (error) row.error = error;
     this.refreshQuestions();

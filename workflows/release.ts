@@ -17,7 +17,7 @@ import {
   workflowInfo,
   type ChildWorkflowHandle,
 } from '@temporalio/workflow';
-import type { Part } from '../a2a/index.js';
+import type { Part, TaskState } from '../a2a/index.js';
 import type { delegate } from './delegate.js';
 import { startDelegation } from './delegate-child.js';
 import type { AnswerInput, DelegateInput, DelegateResult } from './delegation-types.js';
@@ -138,13 +138,13 @@ export async function release(input: ReleaseInput): Promise<ReleaseResult> {
     const base = { label: spec.label, agent: spec.agent, workflowId: child.workflowId };
     try {
       const result: DelegateResult = await child.result();
-      state.ended(spec.label, 'completed');
+      state.ended(spec.label, 'completed', { state: result.state });
       publish();
       return { ...base, result };
     } catch (err) {
       if (isCancellation(err) && CancellationScope.current().consideredCancelled) throw err;
       const failure = failureOf(err);
-      state.ended(spec.label, isCancellation(err) ? 'canceled' : 'failed', failure.message);
+      state.ended(spec.label, isCancellation(err) ? 'canceled' : 'failed', { state: failure.state, error: failure.message });
       publish();
       return { ...base, failure };
     }
@@ -191,9 +191,12 @@ function defaultRequest(label: string, { service, fromVersion, toVersion }: Rele
 }
 
 /** The failure behind a child's error: the first typed failure in its cause chain (e.g. A2A_TASK_FAILED). */
-function failureOf(err: unknown): { type?: string; message: string } {
-  for (let e = err as { type?: unknown; message?: string; name?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    if (typeof e.type === 'string') return { type: e.type, message: e.message ?? e.type };
+function failureOf(err: unknown): { type?: string; message: string; state?: TaskState } {
+  for (let e = err as { type?: unknown; message?: string; name?: string; cause?: unknown; details?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (typeof e.type === 'string') {
+      const details = Array.isArray(e.details) ? (e.details[0] as { state?: TaskState } | undefined) : undefined;
+      return { type: e.type, message: e.message ?? e.type, state: details?.state };
+    }
     if (e.name === 'CancelledFailure') return { type: 'CANCELED', message: e.message || 'canceled' };
   }
   return { message: err instanceof Error ? err.message : String(err) };

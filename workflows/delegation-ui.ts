@@ -20,7 +20,7 @@ export class DelegationPublisher {
 
   publish(status: DelegationStatus): void {
     this.notifyParent(status);
-    const state = status.phase === 'waiting-for-input' ? status.question?.state : status.state;
+    const state = shownState(status);
     const next = { agent: status.agent, taskId: status.taskId, state };
     const updates = [
       next.agent !== this.shown.agent && next.agent ? { key: A2A_AGENT, value: next.agent } : undefined,
@@ -47,6 +47,17 @@ export class DelegationPublisher {
       log.info('the parent workflow did not take the notice (it may have ended)', { error: String(err) }),
     );
   }
+}
+
+/**
+ * The task state the UI's list shows: INPUT_REQUIRED / AUTH_REQUIRED only while the delegation
+ * waits for an answer; once answered the agent is (about to be) working again, even if the last
+ * state read still says it asked.
+ */
+function shownState(status: DelegationStatus): string | undefined {
+  if (status.phase === 'waiting-for-input') return status.question?.state;
+  const asked = status.state === 'TASK_STATE_INPUT_REQUIRED' || status.state === 'TASK_STATE_AUTH_REQUIRED';
+  return asked && (status.phase === 'sending' || status.phase === 'working') ? 'TASK_STATE_WORKING' : status.state;
 }
 
 /** The markdown the Temporal UI shows as the delegation's current details. */

@@ -11,7 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import type { Command } from 'commander';
-import { SAMPLE_MANIFEST, SAMPLE_MANIFEST_PATH, startSampleAgents } from '../../agents/index.js';
+import { SAMPLE_MANIFEST_PATH, startSampleAgents } from '../../agents/index.js';
 import { AgentRegistry } from '../../activities/index.js';
 import { isServing, startDevServer, type DevServer } from '../../platform/dev-server.js';
 import { dataDir } from '../../platform/paths.js';
@@ -20,11 +20,12 @@ import { ensureTemporalCli } from '../../platform/temporal-cli.js';
 import { temporalTarget } from '../../platform/temporal-config.js';
 import { loadWorkerConfig } from '../../worker/config.js';
 import { createA2AWorker } from '../../worker/run-worker.js';
-import { RELEASE_PHASE, RELEASE_SERVICE, type ReleaseInput } from '../../workflows/index.js';
+import { RELEASE_PHASE, RELEASE_SERVICE } from '../../workflows/index.js';
 import { CliError } from '../cli-error.js';
 import { defaultUiUrl, withContext, workflowUrl } from '../context.js';
 import { follow } from '../follow.js';
 import { interactiveHandlers } from '../interactive.js';
+import { sampleReleaseInput } from '../sample-release.js';
 import { readableId } from '../start-options.js';
 import { Terminal } from '../terminal.js';
 
@@ -83,17 +84,7 @@ export function registerDemoCommand(program: Command): void {
         await withContext({ address, uiUrl }, async (context) => {
           if (interrupted.signal.aborted) return;
           const workflowId = readableId('release-payment-service-2.0.0');
-          const input: ReleaseInput = {
-            service: 'payment-service',
-            fromVersion: '1.4.0',
-            toVersion: '2.0.0',
-            manifest: SAMPLE_MANIFEST as Record<string, unknown>,
-            compat: { agent: 'compat' },
-            checks: [
-              { label: 'changelog', agent: 'changelog' },
-              { label: 'license', agent: 'license' },
-            ],
-          };
+          const input = sampleReleaseInput();
           const release = await context.client.workflow.start('release', {
             workflowId,
             taskQueue,

@@ -1,23 +1,11 @@
 /** Helpers for tests that run the release coordinator against the sample agents. */
 import type { Client, WorkflowHandle } from '@temporalio/client';
-import { SAMPLE_MANIFEST } from '../../agents/index.js';
+import { sampleReleaseInput } from '../../client/sample-release.js';
 import { releaseStatusQuery, type ReleaseInput, type ReleasePhase, type ReleaseQuestion, type ReleaseStatus } from '../../workflows/index.js';
 import { waitFor } from './wait.js';
 
-export function releaseInput(overrides: Partial<ReleaseInput> = {}): ReleaseInput {
-  return {
-    service: 'payment-service',
-    fromVersion: '1.4.0',
-    toVersion: '2.0.0',
-    manifest: SAMPLE_MANIFEST as Record<string, unknown>,
-    compat: { agent: 'compat' },
-    checks: [
-      { label: 'changelog', agent: 'changelog' },
-      { label: 'license', agent: 'license' },
-    ],
-    ...overrides,
-  };
-}
+/** The reference release (see client/sample-release.ts) with test-specific overrides. */
+export const releaseInput = sampleReleaseInput;
 
 export function startRelease(client: Client, taskQueue: string, input: ReleaseInput, workflowId = `${taskQueue}-release`): Promise<WorkflowHandle> {
   return client.workflow.start('release', { taskQueue, workflowId, args: [input] });

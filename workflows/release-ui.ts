@@ -34,8 +34,11 @@ export function releaseDetails(status: ReleaseStatus): string {
     lines.push('', '### Waiting for approval', '', `\`a2a-temporal approve ${status.releaseId}\` or \`a2a-temporal reject ${status.releaseId} --reason "<why>"\``);
   }
   if (status.delegations.length) {
-    lines.push('', '### Delegations', '', '| Delegation | Agent | Phase | Task state |', '| --- | --- | --- | --- |');
-    for (const d of status.delegations) lines.push(`| ${d.label} | ${d.agent} | ${d.phase} | ${d.state ?? '—'} |`);
+    lines.push('', '### Delegations', '');
+    for (const d of status.delegations) {
+      const state = d.state ? ` · ${d.state.replace('TASK_STATE_', '').toLowerCase().replace('_', '-')}` : '';
+      lines.push(`- **${d.label}** (agent \`${d.agent}\`): ${d.phase}${state}`);
+    }
   }
   if (status.report) {
     const top = status.report.dependencies.slice(0, 5).map((f) => `- **${f.risk}** ${f.name}: ${f.current ?? '?'} → ${f.suggested ?? '?'}`);

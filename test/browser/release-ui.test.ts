@@ -3,11 +3,12 @@
  * playwright-core; `npm run test:ui` runs scripts/ensure-chromium.sh first) opens the page of a
  * release that waits for input and finds the agent's question in its current details, and the
  * workflow list filtered by the release's and the delegation's search attributes. The page with
- * the question is saved as docs/images/release-waiting-for-input.png for the README.
+ * the question is saved under test/artifacts/ (and, with A2A_UPDATE_SCREENSHOT=1, as the README's
+ * docs/images/release-waiting-for-input.png, so ordinary runs leave the repository unchanged).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,7 +23,7 @@ import { uniqueTaskQueue, useTemporal } from '../helpers/temporal.js';
 import { waitFor } from '../helpers/wait.js';
 
 const QUESTION = 'Which Node.js version should payment-service target? (for example: Node.js 24)';
-const SCREENSHOT = join(packageRoot, 'docs', 'images', 'release-waiting-for-input.png');
+const SCREENSHOT = join(packageRoot, process.env.A2A_UPDATE_SCREENSHOT === '1' ? 'docs/images' : 'test/artifacts', 'release-waiting-for-input.png');
 /** The iframes in which the UI renders a workflow's user metadata (markdown) on its User Metadata tab. */
 const SUMMARY = 'iframe#user-metadata-summary';
 const CURRENT_DETAILS = 'iframe#user-metadata-current-details';
@@ -94,7 +95,7 @@ async function showsTheQuestion(page: Page, workflowId: string): Promise<void> {
   const box = await page.locator(CURRENT_DETAILS).boundingBox();
   await page.setViewportSize({ width: 1280, height: Math.min(2400, Math.max(800, Math.ceil((box?.y ?? 0) + (box?.height ?? 0) + 32))) });
   await expectVisible(details.getByText(QUESTION));
-  mkdirSync(join(packageRoot, 'docs', 'images'), { recursive: true });
+  mkdirSync(dirname(SCREENSHOT), { recursive: true });
   await page.screenshot({ path: SCREENSHOT, fullPage: true });
   await page.setViewportSize({ width: 1280, height: 800 });
 }

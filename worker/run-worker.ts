@@ -4,10 +4,10 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { AgentRegistry, loadAgentRegistry } from '../activities/index.js';
 import { temporalTarget, type TemporalTarget } from '../platform/temporal-config.js';
 import type { WorkerConfig } from './config.js';
-import { a2aTemporalPlugin } from './plugin.js';
 import type { WebhookReceiverConfig } from './webhook-config.js';
 import { temporalNotifier } from './webhook-notifier.js';
 import { startWebhookReceiver, type RunningWebhookReceiver } from './webhook-receiver.js';
+import { a2aWorkerOptions } from './worker-options.js';
 
 export interface A2AWorkerOptions {
   config: WorkerConfig;
@@ -36,16 +36,7 @@ export async function createA2AWorker(options: A2AWorkerOptions): Promise<A2AWor
   const target = options.target ?? temporalTarget();
   const registry = options.registry ?? (config.agentsFile ? loadAgentRegistry(config.agentsFile) : new AgentRegistry({ agents: {} }));
   const connection = options.connection ?? (await NativeConnection.connect(target.connectionOptions));
-  const worker = await Worker.create({
-    connection,
-    namespace: target.namespace,
-    taskQueue: config.taskQueue,
-    plugins: [a2aTemporalPlugin({ registry, requestTimeoutMs: config.requestTimeoutMs, webhook: config.webhook })],
-    ...(config.workflowBundlePath ? { workflowBundle: { codePath: config.workflowBundlePath } } : {}),
-    maxConcurrentActivityTaskExecutions: config.maxConcurrentActivities,
-    maxCachedWorkflows: config.maxCachedWorkflows,
-    maxHeartbeatThrottleInterval: config.heartbeatThrottleMs,
-  });
+  const worker = await Worker.create({ connection, namespace: target.namespace, ...a2aWorkerOptions(config, registry) });
   const receiver = options.webhookReceiver
     ? await startWebhookReceiver({
         ...options.webhookReceiver,

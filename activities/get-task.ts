@@ -2,6 +2,7 @@ import { Context } from '@temporalio/activity';
 import type { AgentRef, StatusKey } from '../workflows/delegation-types.js';
 import { clientFor, type ActivityDeps } from './deps.js';
 import { asActivity } from './failures.js';
+import { withinPayloadLimit } from './payload-limit.js';
 import { decide, TaskView, type TrackOutcome } from './task-outcome.js';
 
 export interface GetTaskInput {
@@ -22,7 +23,7 @@ export async function getTask(deps: ActivityDeps, input: GetTaskInput): Promise<
     const view = new TaskView(input.taskId, undefined);
     view.snapshot(await client.getTask({ id: input.taskId, historyLength: 0 }, { signal: Context.current().cancellationSignal }));
     const phase = decide(view.status, input.handled);
-    if (phase) return view.outcome(phase);
+    if (phase) return withinPayloadLimit(view.outcome(phase), input.agent.name, input.taskId);
     const { task, ...running } = view.outcome('running');
     const { artifacts: _artifacts, ...withoutArtifacts } = task;
     return { ...running, task: withoutArtifacts, artifacts: [] };

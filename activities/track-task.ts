@@ -3,6 +3,7 @@ import { StreamIdleTimeoutError, UnsupportedOperationError, type A2AClient } fro
 import type { AgentRef, StatusKey } from '../workflows/delegation-types.js';
 import { clientFor, type ActivityDeps } from './deps.js';
 import { asActivity } from './failures.js';
+import { withinPayloadLimit } from './payload-limit.js';
 import { decide, TaskView, type TrackOutcome, type TrackProgress } from './task-outcome.js';
 
 export { decide } from './task-outcome.js';
@@ -37,9 +38,9 @@ export async function trackTask(deps: ActivityDeps, input: TrackTaskInput): Prom
     try {
       const client = clientFor(deps, input.agent);
       const deadline = Date.now() + input.roundMs;
-      return input.mode === 'stream'
-        ? await followStream(client, input, view, beat, deadline)
-        : await poll(client, input, view, beat, deadline);
+      const outcome =
+        input.mode === 'stream' ? await followStream(client, input, view, beat, deadline) : await poll(client, input, view, beat, deadline);
+      return withinPayloadLimit(outcome, input.agent.name, input.taskId);
     } finally {
       clearInterval(keepAlive);
     }

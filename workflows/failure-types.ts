@@ -19,6 +19,8 @@ export const FailureType = {
   credentialMissing: 'A2A_CREDENTIAL_MISSING',
   /** The agent could not be reached within the configured time. */
   agentUnreachable: 'A2A_AGENT_UNREACHABLE',
+  /** The task's artifacts are too large to travel through Temporal history. */
+  resultTooLarge: 'A2A_RESULT_TOO_LARGE',
   /** Mode `push` was asked for, but the agent cannot push or the worker has no webhook receiver. */
   pushUnavailable: 'A2A_PUSH_UNAVAILABLE',
 } as const;

@@ -4,30 +4,24 @@
  * delegate-child.ts); the release coordinator does.
  */
 import {
-  ActivityFailure,
   allHandlersFinished,
-  ApplicationFailure,
   CancellationScope,
   condition,
   ContinueAsNew,
-  continueAsNew,
   currentUpdateInfo,
   isCancellation,
   log,
   setHandler,
-  TimeoutFailure,
   uuid4,
-  workflowInfo,
 } from '@temporalio/workflow';
-import { TimeoutType } from '@temporalio/common';
-import { msToNumber } from '@temporalio/common/lib/time.js';
-import type { Message, Part } from '../a2a/index.js';
+import type { Message } from '../a2a/index.js';
 import type { TrackOutcome } from '../activities/index.js';
-import { delegationActivities, TRACKING_DEFAULTS, type DelegationActivityCalls } from './activity-proxies.js';
+import { delegationActivities, TRACKING_DEFAULTS } from './activity-proxies.js';
+import { followUntilDecided, waitForAnswer, type TrackContext } from './delegate-follow.js';
+import { answerMessage, explain, firstMessage, terminalFailure } from './delegate-outcomes.js';
 import { DelegationState } from './delegation-state.js';
-import type { AgentRef, AnswerInput, DelegateInput, DelegateResult, ResolvedAgent, StatusKey } from './delegation-types.js';
+import type { AgentRef, DelegateInput, DelegateResult, StatusKey } from './delegation-types.js';
 import { DelegationPublisher } from './delegation-ui.js';
-import { FailureType } from './failure-types.js';
 import { answerSignal, answerUpdate, delegationStatusQuery, taskUpdatedSignal } from './messages.js';
 import { PushNotices, pushUnavailable, stillOnIt } from './push-mode.js';
 
@@ -214,162 +208,4 @@ export async function delegate(input: DelegateInput): Promise<DelegateResult> {
     publish();
     throw failure;
   }
-}
-
-interface TrackContext {
-  resolved: ResolvedAgent;
-  agent: AgentRef;
-  taskId: string;
-  mode: 'stream' | 'poll' | 'push';
-  handled: StatusKey | undefined;
-  tracking: typeof TRACKING_DEFAULTS & DelegateInput['tracking'];
-  name: string;
-  notices: PushNotices;
-  pushConfigId: string | undefined;
-}
-
-/** Follows the task by the delegation's mode until it is terminal or asks something new. */
-function followUntilDecided(acts: DelegationActivityCalls, ctx: TrackContext, state: DelegationState, input: DelegateInput, readFirst = true): Promise<TrackOutcome> {
-  return ctx.mode === 'push' ? waitForPush(acts, ctx, state, input, readFirst) : trackUntilDecided(acts, { ...ctx, mode: ctx.mode }, state, input);
-}
-
-/** Tracking rounds until the task is terminal or asks something new; history grows per round only. */
-async function trackUntilDecided(
-  acts: DelegationActivityCalls,
-  ctx: TrackContext & { mode: 'stream' | 'poll' },
-  state: DelegationState,
-  input: DelegateInput,
-): Promise<TrackOutcome> {
-  for (;;) {
-    const outcome = await acts.trackTask(
-      {
-        agent: ctx.agent,
-        taskId: ctx.taskId,
-        mode: ctx.mode,
-        handled: ctx.handled,
-        roundMs: msToNumber(ctx.tracking.roundTimeout),
-        pollInitialMs: msToNumber(ctx.tracking.pollInitialInterval),
-        pollMaxMs: msToNumber(ctx.tracking.pollMaxInterval),
-      },
-      `Track task ${ctx.taskId} at ${ctx.name} (${ctx.mode})`,
-    );
-    if (outcome.phase !== 'running') return outcome;
-    state.status.state = outcome.task.status.state;
-    state.status.artifacts = outcome.artifacts;
-    await continueAsNewIfSuggested(ctx, state, input);
-  }
-}
-
-/**
- * Push mode: read the task (`GetTask`), and while nothing is decided wait for a `taskUpdated`
- * notice or the safety-net timer, then read again. No activity runs while it waits; each wake-up
- * adds one short activity (and the signal) to history.
- */
-async function waitForPush(acts: DelegationActivityCalls, ctx: TrackContext, state: DelegationState, input: DelegateInput, readFirst: boolean): Promise<TrackOutcome> {
-  if (!readFirst) await condition(() => ctx.notices.pending, ctx.tracking.pushSafetyNetInterval);
-  for (;;) {
-    ctx.notices.clear();
-    const outcome = await acts.getTask({ agent: ctx.agent, taskId: ctx.taskId, handled: ctx.handled }, `GetTask ${ctx.taskId} at ${ctx.name} (push)`);
-    if (outcome.phase !== 'running') return outcome;
-    state.status.state = outcome.task.status.state; // artifacts stay as they were: a running read leaves them out
-    await continueAsNewIfSuggested(ctx, state, input);
-    await condition(() => ctx.notices.pending, ctx.tracking.pushSafetyNetInterval);
-  }
-}
-
-/** Continues as new between rounds when the history grew long; the next run follows the same task. */
-async function continueAsNewIfSuggested(ctx: TrackContext, state: DelegationState, input: DelegateInput): Promise<void> {
-  if (!workflowInfo().continueAsNewSuggested) return;
-  await condition(allHandlersFinished);
-  await continueAsNew<typeof delegate>({
-    ...input,
-    resume: {
-      resolved: ctx.resolved,
-      taskId: ctx.taskId,
-      contextId: state.status.contextId,
-      rounds: state.status.rounds,
-      handled: ctx.handled,
-      ...(ctx.pushConfigId ? { pushConfigId: ctx.pushConfigId } : {}),
-    },
-  });
-}
-
-/**
- * Waits for the answer (with the optional input deadline). While the task waits for
- * authorization, it is also watched: an agent may resume on its own once it is authorized.
- */
-async function waitForAnswer(
-  acts: DelegationActivityCalls,
-  state: DelegationState,
-  input: DelegateInput,
-  ctx: TrackContext,
-): Promise<{ answer: AnswerInput; messageId: string } | { moved: TrackOutcome }> {
-  const waiting = new CancellationScope();
-  const answered = waiting.run(async () => {
-    if (input.inputTimeout === undefined) {
-      await condition(() => state.answered);
-      return true;
-    }
-    return condition(() => state.answered, input.inputTimeout);
-  });
-  // An input question is only ever ended by an answer (or the deadline); an auth question also by the agent.
-  const watching = state.status.question?.state === 'TASK_STATE_AUTH_REQUIRED' ? waiting.run(() => followUntilDecided(acts, ctx, state, input)) : undefined;
-  const first = await Promise.race([answered.then((ok) => ({ ok })), ...(watching ? [watching.then((moved) => ({ moved }))] : [])]);
-  waiting.cancel();
-  await Promise.allSettled(watching ? [answered, watching] : [answered]);
-  if ('moved' in first) return { moved: first.moved };
-  if (!first.ok) {
-    const question = state.status.question;
-    await CancellationScope.nonCancellable(() => acts.cancelTask({ agent: ctx.agent, taskId: ctx.taskId }, `CancelTask ${ctx.taskId} at ${ctx.name} (no answer in time)`));
-    throw ApplicationFailure.create({
-      type: FailureType.inputTimeout,
-      nonRetryable: true,
-      message: `Nobody answered ${ctx.name}'s question within ${String(input.inputTimeout)} ("${question?.text ?? ''}"); the remote task ${ctx.taskId} was canceled. Start the delegation again and answer within the deadline, or raise inputTimeout.`,
-    });
-  }
-  const { answer, receipt } = state.takeAnswer();
-  return { answer, messageId: receipt.messageId };
-}
-
-function firstMessage(input: DelegateInput, contextId: string): Message {
-  const parts: Part[] = [...(input.text ? [{ text: input.text } as Part] : []), ...(input.parts ?? [])];
-  if (parts.length === 0) throw ApplicationFailure.nonRetryable('Nothing to send: give the delegation a text or at least one part.', 'A2A_EMPTY_MESSAGE');
-  return {
-    messageId: uuid4(),
-    role: 'ROLE_USER',
-    contextId,
-    parts,
-    ...(input.referenceTaskIds?.length ? { referenceTaskIds: input.referenceTaskIds } : {}),
-    ...(input.metadata ? { metadata: input.metadata } : {}),
-  } as Message;
-}
-
-function answerMessage(answer: AnswerInput, messageId: string, taskId: string, contextId: string): Message {
-  return { messageId, role: 'ROLE_USER', taskId, contextId, parts: [{ text: answer.text } as Part, ...(answer.parts ?? [])] } as Message;
-}
-
-function terminalFailure(outcome: TrackOutcome, agent: string, taskId: string): ApplicationFailure {
-  const { phase } = outcome;
-  const type = phase === 'failed' ? FailureType.taskFailed : phase === 'rejected' ? FailureType.taskRejected : FailureType.taskCanceled;
-  const verb = phase === 'failed' ? 'failed' : phase === 'rejected' ? 'rejected' : 'canceled';
-  return ApplicationFailure.create({
-    type,
-    nonRetryable: true,
-    message: `Agent "${agent}" ${verb} task ${taskId}: ${outcome.statusText || 'it gave no reason'}`,
-    details: [{ taskId, contextId: outcome.task.contextId, state: outcome.task.status.state, agentMessage: outcome.statusText }],
-  });
-}
-
-/** Failures as sentences: an unreachable agent names the last error and what to do. */
-function explain(err: unknown, agent: string, unreachableTimeout: string | number): Error {
-  if (err instanceof ActivityFailure && err.cause instanceof TimeoutFailure && err.cause.timeoutType === TimeoutType.SCHEDULE_TO_CLOSE) {
-    const last = err.cause.cause?.message ?? 'no answer';
-    return ApplicationFailure.create({
-      type: FailureType.agentUnreachable,
-      nonRetryable: true,
-      message: `Agent "${agent}" could not be reached for ${String(unreachableTimeout)} (last error: ${last}). Start the agent or fix its URL in the agents file, then start the delegation again.`,
-    });
-  }
-  if (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure) return err.cause;
-  return err instanceof Error ? err : new Error(String(err));
 }

@@ -1,0 +1,88 @@
+/**
+ * Everything one bench run stands on, started by the bench itself: a Temporal dev server on
+ * free ports (in memory, headless), the sample compatibility agent in this process on port 0,
+ * and the workflow bundle (product + baseline workflows), built once for every worker.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { startDependencyCompatAgent, type RunningAgent } from '../agents/index.js';
+import { startDevServer, type DevServer } from '../platform/dev-server.js';
+import { cacheDir, packageRoot } from '../platform/paths.js';
+import { ensureTemporalCli, type TemporalCli } from '../platform/temporal-cli.js';
+import { spawnBenchWorker, type BenchWorker, type BenchWorkerOptions } from './worker-process.js';
+
+export interface BenchEnvOptions {
+  /** `--dynamic-config-value` settings of the dev server. */
+  dynamicConfig: Record<string, string | number | boolean>;
+  /** More `start-dev` arguments (e.g. `--metrics-port` while investigating). */
+  extraServerArgs?: string[];
+  /** Environment of every worker child (e.g. BENCH_WORKER_OPTIONS while investigating). */
+  workerEnv?: Record<string, string>;
+  /** Passed to every worker child (`--cpu-prof`). */
+  cpuProfileDir?: string;
+  log: (line: string) => void;
+}
+
+export interface BenchEnv {
+  cli: TemporalCli;
+  server: DevServer;
+  client: Client;
+  agent: RunningAgent;
+  bundlePath: string;
+  /** A worker child on `taskQueue` (the caller stops or kills it). */
+  spawnWorker(taskQueue: string, env?: BenchWorkerOptions['env']): Promise<BenchWorker>;
+  close(): Promise<void>;
+}
+
+export async function startBenchEnv(options: BenchEnvOptions): Promise<BenchEnv> {
+  const cli = await ensureTemporalCli(options.log);
+  const extraArgs = Object.entries(options.dynamicConfig).flatMap(([key, value]) => ['--dynamic-config-value', `${key}=${JSON.stringify(value)}`]).concat(options.extraServerArgs ?? []);
+  const [server, bundlePath, agent] = await Promise.all([
+    startDevServer({ port: 0, uiPort: false, cliPath: cli.path, extraArgs }),
+    bundle(),
+    startDependencyCompatAgent({ port: 0, workDelayMs: 0, chunkDelayMs: 0 }),
+  ]);
+  const connection = await Connection.connect({ address: server.address });
+  const client = new Client({ connection, namespace: server.namespace });
+  const workers = new Set<BenchWorker>();
+  return {
+    cli,
+    server,
+    client,
+    agent,
+    bundlePath,
+    async spawnWorker(taskQueue, env) {
+      const worker = await spawnBenchWorker({
+        address: server.address,
+        namespace: server.namespace,
+        taskQueue,
+        bundlePath,
+        agentUrl: agent.baseUrl,
+        env: { ...options.workerEnv, ...env },
+        cpuProfileDir: options.cpuProfileDir,
+      });
+      workers.add(worker);
+      return worker;
+    },
+    async close() {
+      await Promise.allSettled([...workers].map((w) => w.stop()));
+      await connection.close();
+      await agent.close();
+      await server.stop();
+    },
+  };
+}
+
+async function bundle(): Promise<string> {
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: join(packageRoot, 'bench', 'workflows', 'index.ts'),
+    logger: { trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error, log() {} },
+  });
+  const dir = join(cacheDir, 'bench');
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `workflow-bundle-${process.pid}.js`);
+  writeFileSync(path, code);
+  return path;
+}

@@ -1,0 +1,116 @@
+/** What `--quick` and `--full` run (and the command line that picks one). */
+
+export type BenchMode = 'quick' | 'full';
+
+export const PHASES = ['latency', 'throughput', 'history', 'resume', 'parked'] as const;
+export type Phase = (typeof PHASES)[number];
+
+export interface BenchSettings {
+  mode: BenchMode;
+  phases: Phase[];
+  out: string;
+  /** Write V8 CPU profiles of the worker children here. */
+  cpuProfileDir?: string;
+  /** Extra `Worker.create` options for the worker children, as JSON (investigations). */
+  workerOptions?: string;
+  /** Extra environment of the worker children (e.g. `{"MALLOC_ARENA_MAX":"2"}`). */
+  workerEnv?: Record<string, string>;
+  /** Run the dev server with its default dynamic config (see dev-server-config.ts). */
+  defaultServerConfig: boolean;
+  latency: {
+    warmup: number;
+    /** Delegations per variant after the warm-up. */
+    count: number;
+    /** How often the client describes a delegation while it waits for the question. */
+    pollIntervalMs: number;
+  };
+  throughput: {
+    /** Delegations in flight, and how many to complete at each level. */
+    levels: Array<{ concurrency: number; total: number }>;
+    /** How often the one visibility list runs. */
+    listIntervalMs: number;
+  };
+  /** Remote work of the history figures: the short task (one delegation after another) and the long one (all at once). */
+  history: { shortMs: number; longMs: number };
+  parked: { count: number; startConcurrency: number; answerConcurrency: number };
+  resume: {
+    /** Pause between the report's chunks, so the stream is in flight when the worker dies. */
+    chunkDelayMs: number;
+  };
+}
+
+const QUICK: Omit<BenchSettings, 'phases' | 'out' | 'cpuProfileDir' | 'workerOptions' | 'workerEnv' | 'defaultServerConfig'> = {
+  mode: 'quick',
+  latency: { warmup: 3, count: 30, pollIntervalMs: 20 },
+  throughput: { levels: [{ concurrency: 50, total: 150 }], listIntervalMs: 100 },
+  history: { shortMs: 1_000, longMs: 30_000 },
+  parked: { count: 1_000, startConcurrency: 50, answerConcurrency: 50 },
+  resume: { chunkDelayMs: 1_000 },
+};
+
+const FULL: Omit<BenchSettings, 'phases' | 'out' | 'cpuProfileDir' | 'workerOptions' | 'workerEnv' | 'defaultServerConfig'> = {
+  mode: 'full',
+  latency: { warmup: 5, count: 100, pollIntervalMs: 20 },
+  throughput: {
+    levels: [
+      { concurrency: 50, total: 300 },
+      { concurrency: 200, total: 800 },
+    ],
+    listIntervalMs: 100,
+  },
+  history: { shortMs: 1_000, longMs: 30_000 },
+  parked: { count: 5_000, startConcurrency: 50, answerConcurrency: 50 },
+  resume: { chunkDelayMs: 1_000 },
+};
+
+/**
+ * `--quick` | `--full` (default), `--only latency,history` (a subset of the phases, for
+ * development), `--out <file>`, `--cpu-prof <dir>` (profiles of the worker children),
+ * `--worker-options '{"maxCachedWorkflows":500}'` (extra worker options, for investigations),
+ * `--worker-env '{"MALLOC_ARENA_MAX":"2"}'` (extra environment of the worker processes),
+ * `--parked <n>` (another number of parked delegations), `--default-server-config` (the dev
+ * server without the bench's dynamic config, to see what it changes).
+ */
+export function parseArgs(argv: readonly string[], defaultOut: string): BenchSettings {
+  let mode: BenchMode = 'full';
+  let phases: Phase[] = [...PHASES];
+  let out = defaultOut;
+  let cpuProfileDir: string | undefined;
+  let workerOptions: string | undefined;
+  let workerEnv: Record<string, string> | undefined;
+  let parked: number | undefined;
+  let defaultServerConfig = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--quick') mode = 'quick';
+    else if (arg === '--full') mode = 'full';
+    else if (arg === '--only') phases = parsePhases(argv[++i]);
+    else if (arg === '--out') out = value(arg, argv[++i]);
+    else if (arg === '--cpu-prof') cpuProfileDir = value(arg, argv[++i]);
+    else if (arg === '--worker-options') workerOptions = json(arg, argv[++i]);
+    else if (arg === '--worker-env') workerEnv = JSON.parse(json(arg, argv[++i])) as Record<string, string>;
+    else if (arg === '--parked') parked = Number(value(arg, argv[++i]));
+    else if (arg === '--default-server-config') defaultServerConfig = true;
+    else throw new Error(`unknown argument ${arg}; use --quick, --full, --only <${PHASES.join(',')}>, --out <file>, --cpu-prof <dir>, --worker-options <json>, --worker-env <json>, --parked <n>, --default-server-config`);
+  }
+  const base = mode === 'quick' ? QUICK : FULL;
+  if (parked !== undefined && !(Number.isInteger(parked) && parked > 0)) throw new Error('--parked needs a positive integer');
+  return { ...base, parked: { ...base.parked, count: parked ?? base.parked.count }, phases, out, defaultServerConfig, ...(cpuProfileDir ? { cpuProfileDir } : {}), ...(workerOptions ? { workerOptions } : {}), ...(workerEnv ? { workerEnv } : {}) };
+}
+
+function parsePhases(list: string | undefined): Phase[] {
+  const names = value('--only', list).split(',');
+  const unknown = names.filter((n) => !(PHASES as readonly string[]).includes(n));
+  if (unknown.length) throw new Error(`unknown phase ${unknown.join(', ')}; phases: ${PHASES.join(', ')}`);
+  return names as Phase[];
+}
+
+function json(flag: string, v: string | undefined): string {
+  JSON.parse(value(flag, v));
+  return v!;
+}
+
+function value(flag: string, v: string | undefined): string {
+  if (!v) throw new Error(`${flag} needs a value`);
+  return v;
+}

@@ -1,0 +1,149 @@
+/**
+ * `npm run bench [-- --quick]`: the same delegation through every variant, in one process tree
+ * and one run (see the README's "Performance" section). Figures go to bench/results/latest.json
+ * and markdown tables to stdout; progress goes to stderr. Exits 0 whatever the targets say.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { Runtime } from '@temporalio/worker';
+import { packageRoot } from '../platform/paths.js';
+import { loadWorkerConfig } from '../worker/config.js';
+import { startBenchEnv, type BenchEnv } from './bench-env.js';
+import { parseArgs, type BenchSettings } from './bench-settings.js';
+import { describePollDelivery } from './delivery/describe-poll.js';
+import { visibilityListDelivery } from './delivery/visibility-list.js';
+import { describeMachine, finishMachine } from './machine.js';
+import { DEV_SERVER_DYNAMIC_CONFIG } from './dev-server-config.js';
+import { historyShape, measureAllAtOnce, measureOneByOne } from './phases/history.js';
+import { measureLatency } from './phases/latency.js';
+import { measureParked } from './phases/parked.js';
+import { measureResume } from './phases/resume.js';
+import { measureThroughput } from './phases/throughput.js';
+import { markdownReport } from './report.js';
+import type { BenchResults } from './results.js';
+import { checkTargets } from './targets.js';
+import { directDelegation } from './variants/direct.js';
+import { temporalDelegation, type TemporalRun } from './variants/temporal.js';
+import { THROUGHPUT_VARIANTS, VARIANTS, type TemporalVariant, type Variant } from './variants/variant.js';
+
+const log = (line: string) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
+
+async function main(): Promise<void> {
+  const settings = parseArgs(process.argv.slice(2), join(packageRoot, 'bench', 'results', 'latest.json'));
+  const began = performance.now();
+  const startedAt = new Date().toISOString();
+  Runtime.install({ logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: (m) => console.error(m) } });
+  log(`mode ${settings.mode}: ${settings.phases.join(', ')}; starting the dev server, the agent and the workflow bundle`);
+  const env = await startBenchEnv({
+    dynamicConfig: settings.defaultServerConfig ? {} : DEV_SERVER_DYNAMIC_CONFIG,
+    cpuProfileDir: settings.cpuProfileDir,
+    workerEnv: { ...settings.workerEnv, ...(settings.workerOptions ? { BENCH_WORKER_OPTIONS: settings.workerOptions } : {}) },
+    log,
+  });
+  const stop = () => void env.close().finally(() => process.exit(130));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  const results: BenchResults = {
+    mode: settings.mode,
+    started_at: startedAt,
+    machine: describeMachine(env.cli.version),
+    settings: { ...settings, dev_server_dynamic_config: settings.defaultServerConfig ? {} : DEV_SERVER_DYNAMIC_CONFIG },
+  };
+  try {
+    await runPhases(env, settings, results);
+  } finally {
+    await env.close();
+  }
+  results.machine = finishMachine(results.machine, performance.now() - began);
+  results.targets = checkTargets(results);
+  mkdirSync(dirname(settings.out), { recursive: true });
+  writeFileSync(settings.out, `${JSON.stringify(results, null, 2)}\n`);
+  log(`figures written to ${settings.out}`);
+  console.log(markdownReport(results));
+}
+
+async function runPhases(env: BenchEnv, settings: BenchSettings, results: BenchResults): Promise<void> {
+  const taskQueue = `bench-main-${process.pid}`;
+  const needsMain = settings.phases.some((p) => p === 'latency' || p === 'throughput' || p === 'history');
+  if (needsMain) await env.spawnWorker(taskQueue);
+  const direct = await directDelegation(env.agent.baseUrl);
+  const oneAtATime: TemporalRun = { client: env.client, taskQueue, delivery: describePollDelivery(settings.latency.pollIntervalMs) };
+
+  if (settings.phases.includes('latency')) {
+    log(`latency: ${settings.latency.warmup} + ${settings.latency.count} delegations per variant, interleaved`);
+    const runs = Object.fromEntries(
+      VARIANTS.map((v) => [v, v === 'direct' ? () => direct() : () => temporalDelegation(oneAtATime, v).then(() => {})]),
+    ) as Record<Variant, () => Promise<void>>;
+    Object.assign(results, await measureLatency({ run: runs, agent: env.agent, warmup: settings.latency.warmup, count: settings.latency.count, log }));
+    results.round_trips = {};
+    for (const v of VARIANTS.filter((v): v is TemporalVariant => v !== 'direct')) {
+      results.round_trips[v] = await historyShape(await temporalDelegation(oneAtATime, v));
+    }
+  }
+
+  let longHistory: Promise<Record<string, number>> | undefined;
+  if (settings.phases.includes('history')) {
+    const { shortMs } = settings.history;
+    log(`history: remote tasks of ${shortMs / 1000} s, one variant after another`);
+    const short = await measureOneByOne(oneAtATime, direct, env.agent, shortMs);
+    results.history_events = short.history;
+    results.agent_requests_per_task_1s = short.requests;
+  }
+
+  if (settings.phases.includes('throughput')) {
+    const delivery = visibilityListDelivery(env.client, taskQueue, settings.throughput.listIntervalMs);
+    const many: TemporalRun = { client: env.client, taskQueue, delivery };
+    results.throughput_per_s = {};
+    results.throughput_runs = {};
+    for (const level of settings.throughput.levels) {
+      for (const v of THROUGHPUT_VARIANTS) {
+        const run = v === 'direct' ? () => direct() : () => temporalDelegation(many, v).then(() => {});
+        const measured = await measureThroughput(run, level);
+        log(`throughput: ${v} c${level.concurrency}: ${measured.per_s}/s (${measured.completed} in ${measured.seconds} s)`);
+        (results.throughput_per_s[v] ??= {})[`c${level.concurrency}`] = measured.per_s;
+        (results.throughput_runs[v] ??= {})[`c${level.concurrency}`] = measured;
+      }
+    }
+    delivery.close();
+  }
+
+  if (settings.phases.includes('history')) {
+    // Mostly idle waiting on the agent (counts, not timings): runs while the next phases measure.
+    log(`history: remote tasks of ${settings.history.longMs / 1000} s, all variants at once, in the background`);
+    longHistory = measureAllAtOnce(oneAtATime, settings.history.longMs);
+  }
+
+  if (settings.phases.includes('resume')) {
+    log('resume: SIGKILL of the worker while the report streams');
+    results.resume_after_kill = await measureResume(env, () => oneAtATime.delivery, settings.resume.chunkDelayMs);
+    results.resume_after_kill_s = results.resume_after_kill.resume_after_kill_s;
+    log(`resume: ${results.resume_after_kill_s} s lost`);
+  }
+
+  if (settings.phases.includes('parked')) {
+    log(`parked: ${settings.parked.count} delegations in input-required on one worker`);
+    const cache = (JSON.parse(settings.workerOptions ?? '{}') as { maxCachedWorkflows?: number }).maxCachedWorkflows;
+    results.parked = await measureParked(env, {
+      ...settings.parked,
+      listIntervalMs: settings.throughput.listIntervalMs,
+      maxCachedWorkflows: cache ?? loadWorkerConfig({ ...process.env, ...settings.workerEnv }).maxCachedWorkflows,
+      log,
+    });
+    log(`parked: ${results.parked.rss_mb_per_1000} MB per 1000, drained in ${results.parked.drain_s} s`);
+  }
+
+  if (longHistory) {
+    const long = await longHistory;
+    results.history_events = Object.fromEntries(
+      Object.keys(long).flatMap((k) => {
+        const shortKey = k.replace(/_\d+s$/, `_${settings.history.shortMs / 1000}s`);
+        return [[shortKey, results.history_events?.[shortKey] ?? Number.NaN], [k, long[k]!]];
+      }),
+    );
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});

@@ -1,0 +1,54 @@
+/**
+ * `latency_ms` and `agent_requests_per_task`: one delegation at a time, the variants interleaved
+ * round by round (the order rotates each round), so a slow patch of the machine hits them all
+ * alike. The agent's request counter is read around each delegation.
+ */
+import type { RunningAgent } from '../../agents/index.js';
+import { round, summarize, type Summary } from '../stats.js';
+import { VARIANTS, type Variant } from '../variants/variant.js';
+
+export interface LatencyFigures {
+  latency_ms: Record<Variant, Summary>;
+  agent_requests_per_task: Record<Variant, number>;
+  /** Per variant: requests per delegation by route (`POST /a2a/rest/message:send`…). */
+  agent_requests_by_route: Record<Variant, Record<string, number>>;
+}
+
+export interface LatencyOptions {
+  run: Record<Variant, () => Promise<void>>;
+  agent: RunningAgent;
+  warmup: number;
+  count: number;
+  log: (line: string) => void;
+}
+
+export async function measureLatency({ run, agent, warmup, count, log }: LatencyOptions): Promise<LatencyFigures> {
+  const samples = Object.fromEntries(VARIANTS.map((v) => [v, [] as number[]])) as Record<Variant, number[]>;
+  const routes = Object.fromEntries(VARIANTS.map((v) => [v, {} as Record<string, number>])) as Record<Variant, Record<string, number>>;
+  const requests = Object.fromEntries(VARIANTS.map((v) => [v, 0])) as Record<Variant, number>;
+  for (let r = 0; r < warmup + count; r++) {
+    const order = VARIANTS.map((_, i) => VARIANTS[(i + r) % VARIANTS.length]!);
+    for (const variant of order) {
+      const before = { requests: agent.stats.requests, byRoute: { ...agent.stats.byRoute } };
+      const started = performance.now();
+      await run[variant]();
+      const elapsed = performance.now() - started;
+      if (r < warmup) continue;
+      samples[variant].push(elapsed);
+      requests[variant] += agent.stats.requests - before.requests;
+      for (const [route, n] of Object.entries(agent.stats.byRoute)) {
+        const delta = n - (before.byRoute[route] ?? 0);
+        if (delta) routes[variant][route] = (routes[variant][route] ?? 0) + delta;
+      }
+    }
+    if ((r + 1) % 10 === 0) log(`latency: round ${r + 1}/${warmup + count}`);
+  }
+  const per = (n: number) => round(n / count, 2);
+  return {
+    latency_ms: Object.fromEntries(VARIANTS.map((v) => [v, summarize(samples[v])])) as Record<Variant, Summary>,
+    agent_requests_per_task: Object.fromEntries(VARIANTS.map((v) => [v, per(requests[v])])) as Record<Variant, number>,
+    agent_requests_by_route: Object.fromEntries(
+      VARIANTS.map((v) => [v, Object.fromEntries(Object.entries(routes[v]).map(([route, n]) => [route, per(n)]))]),
+    ) as Record<Variant, Record<string, number>>,
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * `parked`: N delegations that all stop in `input-required` on one worker process. Measures the
+ * time until all are parked (visibility: `A2aTaskState` = INPUT_REQUIRED), the worker's RSS
+ * then (against its RSS after a warm-up), and, after all are answered, the time until all have
+ * completed. A parked delegation holds no activity slot and no open connection, so the RSS per
+ * parked delegation is what its cached workflow state costs.
+ */
+import type { Client } from '@temporalio/client';
+import { answerSignal } from '../../workflows/index.js';
+import type { BenchEnv } from '../bench-env.js';
+import { visibilityListDelivery, waitingQuery } from '../delivery/visibility-list.js';
+import { round } from '../stats.js';
+import { startDelegation, temporalDelegation, type TemporalRun } from '../variants/temporal.js';
+import { ANSWER_TEXT } from '../scenario.js';
+import { mapLimit, waitUntil } from '../wait.js';
+
+export interface ParkedFigures {
+  n: number;
+  /** Worker RSS with all N parked, and after the warm-up (before any was started). */
+  worker_rss_mb: number;
+  idle_rss_mb: number;
+  /** (worker_rss_mb - idle_rss_mb) per 1000 parked delegations. */
+  rss_mb_per_1000: number;
+  /** Peak RSS over the whole phase (VmHWM), and the RSS once all have completed (nothing parked). */
+  peak_rss_mb: number;
+  rss_after_drain_mb: number;
+  /** The worker's main-thread JS heap in use after a full GC: after the warm-up, with all parked, after the drain. */
+  heap_used_mb: { idle: number; parked: number; drained: number };
+  start_s: number;
+  drain_s: number;
+  /** The worker's workflow cache size (A2A_MAX_CACHED_WORKFLOWS; parked ones beyond it are evicted). */
+  max_cached_workflows: number;
+}
+
+export interface ParkedOptions {
+  count: number;
+  startConcurrency: number;
+  answerConcurrency: number;
+  listIntervalMs: number;
+  /** The worker's workflow cache size, for the report. */
+  maxCachedWorkflows: number;
+  log: (line: string) => void;
+}
+
+const WARMUP = 5;
+
+export async function measureParked(env: BenchEnv, options: ParkedOptions): Promise<ParkedFigures> {
+  const { client } = env;
+  const taskQueue = `bench-parked-${process.pid}`;
+  const worker = await env.spawnWorker(taskQueue);
+  const run: TemporalRun = { client, taskQueue, delivery: visibilityListDelivery(client, taskQueue, options.listIntervalMs) };
+  for (let i = 0; i < WARMUP; i++) await temporalDelegation(run, 'delegate_stream');
+  // RSS is read after a full GC of the worker's main thread, so collectable garbage is not counted.
+  const idleHeap = (await worker.collectGarbage()).after.heapUsed;
+  const idle = worker.rssMb();
+
+  const startedAt = performance.now();
+  await mapLimit(options.count, options.startConcurrency, () => startDelegation(run, 'delegate_stream'));
+  options.log(`parked: ${options.count} started in ${((performance.now() - startedAt) / 1000).toFixed(1)} s; waiting for all to park`);
+  await waitUntil(async () => (await count(client, waitingQuery(taskQueue))) >= options.count, {
+    timeoutMs: 15 * 60_000,
+    intervalMs: 250,
+    what: `${options.count} parked delegations`,
+  });
+  const parkedAt = performance.now();
+  const parkedHeap = (await worker.collectGarbage()).after.heapUsed;
+  const rss = worker.rssMb();
+
+  const waiting: string[] = [];
+  for await (const info of client.workflow.list({ query: waitingQuery(taskQueue), pageSize: 1000 })) waiting.push(info.workflowId);
+  await mapLimit(waiting.length, options.answerConcurrency, (i) => client.workflow.getHandle(waiting[i]!).signal(answerSignal, { text: ANSWER_TEXT }));
+  options.log(`parked: ${waiting.length} answered in ${((performance.now() - parkedAt) / 1000).toFixed(1)} s; waiting for all to complete`);
+  const done = `TaskQueue = "${taskQueue}" AND ExecutionStatus = "Completed"`;
+  await waitUntil(async () => (await count(client, done)) >= options.count + WARMUP, { timeoutMs: 15 * 60_000, intervalMs: 250, what: 'all parked delegations to complete' });
+  const drainedAt = performance.now();
+  const failed = await count(client, `TaskQueue = "${taskQueue}" AND ExecutionStatus != "Completed" AND ExecutionStatus != "Running"`);
+  if (failed) throw new Error(`${failed} parked delegations did not complete`);
+  const peak = worker.peakRssMb();
+  const drainedHeap = (await worker.collectGarbage()).after.heapUsed;
+  const drainedRss = worker.rssMb();
+  await worker.stop();
+  return {
+    n: options.count,
+    worker_rss_mb: round(rss),
+    idle_rss_mb: round(idle),
+    rss_mb_per_1000: round(((rss - idle) * 1000) / options.count),
+    peak_rss_mb: round(peak),
+    rss_after_drain_mb: round(drainedRss),
+    heap_used_mb: { idle: mb(idleHeap), parked: mb(parkedHeap), drained: mb(drainedHeap) },
+    start_s: round((parkedAt - startedAt) / 1000, 2),
+    drain_s: round((drainedAt - parkedAt) / 1000, 2),
+    max_cached_workflows: options.maxCachedWorkflows,
+  };
+}
+
+function mb(bytes: number): number {
+  return round(bytes / 1024 ** 2);
+}
+
+async function count(client: Client, query: string): Promise<number> {
+  return (await client.workflow.count(query)).count;
+}

@@ -1,0 +1,75 @@
+/** The markdown tables a run prints on stdout (and the README's "Performance" section shows). */
+import type { BenchResults, TargetResult } from './results.js';
+import { VARIANTS } from './variants/variant.js';
+
+export function markdownReport(r: BenchResults): string {
+  const m = r.machine;
+  const out: string[] = [
+    `### Bench (${r.mode}) — ${m.cores} cores (${m.cpu_model}), ${m.memory_gb} GB, Node ${m.node}, Temporal CLI ${m.temporal_cli}, wall time ${formatDuration(m.wall_time_s)}, load average ${m.load_avg_start} → ${m.load_avg_end ?? '?'}`,
+    '',
+  ];
+
+  if (r.latency_ms || r.throughput_per_s) {
+    const levels = [...new Set(Object.values(r.throughput_per_s ?? {}).flatMap((t) => Object.keys(t ?? {})))];
+    out.push(
+      table(
+        ['variant', 'p50 ms', 'p95 ms', ...levels.map((c) => `${c} /s`), 'agent requests/task', 'workflow tasks', 'activity tasks'],
+        VARIANTS.map((v) => [
+          v,
+          fmt(r.latency_ms?.[v]?.p50),
+          fmt(r.latency_ms?.[v]?.p95),
+          ...levels.map((c) => fmt(r.throughput_per_s?.[v]?.[c])),
+          fmt(r.agent_requests_per_task?.[v]),
+          v === 'direct' ? '—' : fmt(r.round_trips?.[v]?.workflow_tasks),
+          v === 'direct' ? '—' : fmt(r.round_trips?.[v]?.activity_tasks),
+        ]),
+      ),
+      '',
+    );
+  }
+
+  if (r.history_events) {
+    const h = r.history_events;
+    const kinds = [...new Set(Object.keys(h).map((k) => k.replace(/_\d+s$/, '')))];
+    const durations = [...new Set(Object.keys(h).map((k) => /_(\d+s)$/.exec(k)?.[1] ?? ''))];
+    out.push(table(['history events', ...durations.map((d) => `remote task ${d}`)], kinds.map((k) => [k, ...durations.map((d) => fmt(h[`${k}_${d}`]))])), '');
+  }
+
+  const rows: string[][] = [];
+  if (r.parked) {
+    const p = r.parked;
+    rows.push(
+      [`parked: ${p.n} delegations in input-required`, `worker RSS ${p.worker_rss_mb} MB (idle ${p.idle_rss_mb} MB, peak ${p.peak_rss_mb} MB) → ${p.rss_mb_per_1000} MB per 1000; all parked in ${p.start_s} s; all answered and completed in ${p.drain_s} s (workflow cache ${p.max_cached_workflows})`],
+    );
+  }
+  if (r.resume_after_kill) {
+    const k = r.resume_after_kill;
+    rows.push([
+      'resume_after_kill_s',
+      `${k.resume_after_kill_s} s (answer → result ${k.disturbed_s} s with the kill, ${k.undisturbed_s} s without; killed ${k.killed_after_s} s after the answer; new worker up ${k.replacement_ready_s} s after the kill; heartbeat timeout ${k.heartbeat_timeout_s} s)`,
+    ]);
+  }
+  if (rows.length) out.push(table(['figure', 'value'], rows), '');
+
+  if (r.targets) out.push(table(['target', 'value', 'limit', 'result'], r.targets.map(targetRow)), '');
+  return out.join('\n');
+}
+
+function targetRow(t: TargetResult): string[] {
+  const unit = (v: number | null) => (v === null ? 'n/a' : `${v} ${t.unit}`);
+  return [t.target, unit(t.value), unit(t.limit), t.pass === null ? 'skipped' : t.pass ? 'PASS' : 'FAIL'];
+}
+
+function table(header: string[], rows: string[][]): string {
+  return [`| ${header.join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
+}
+
+function fmt(v: number | undefined): string {
+  return v === undefined || Number.isNaN(v) ? '—' : String(v);
+}
+
+function formatDuration(seconds: number | undefined): string {
+  if (seconds === undefined) return '?';
+  const m = Math.floor(seconds / 60);
+  return m ? `${m} min ${Math.round(seconds - m * 60)} s` : `${Math.round(seconds)} s`;
+}

@@ -1,0 +1,40 @@
+/** The shape of bench/results/latest.json. Figures a run skipped (`--only`) are absent. */
+import type { Machine } from './machine.js';
+import type { HistoryShape } from './phases/history.js';
+import type { ParkedFigures } from './phases/parked.js';
+import type { ResumeFigures } from './phases/resume.js';
+import type { ThroughputResult } from './phases/throughput.js';
+import type { Summary } from './stats.js';
+import type { Variant } from './variants/variant.js';
+
+export interface BenchResults {
+  mode: 'quick' | 'full';
+  started_at: string;
+  machine: Machine;
+  /** How the figures were taken (counts, intervals, the dev server's dynamic config). */
+  settings: Record<string, unknown>;
+  latency_ms?: Record<Variant, Summary>;
+  agent_requests_per_task?: Record<Variant, number>;
+  agent_requests_by_route?: Record<Variant, Record<string, number>>;
+  /** Agent requests of one delegation whose remote task works 1 s (polling load on the agent). */
+  agent_requests_per_task_1s?: Record<Variant, number>;
+  /** Per Temporal variant: what one delegation costs in workflow and activity tasks. */
+  round_trips?: Partial<Record<Variant, HistoryShape>>;
+  /** `throughput_per_s.<variant>.c50` = delegations/s; the details beside it. */
+  throughput_per_s?: Partial<Record<Variant, Record<string, number>>>;
+  throughput_runs?: Partial<Record<Variant, Record<string, ThroughputResult>>>;
+  history_events?: Record<string, number>;
+  parked?: ParkedFigures;
+  resume_after_kill_s?: number;
+  resume_after_kill?: ResumeFigures;
+  targets?: TargetResult[];
+}
+
+export interface TargetResult {
+  target: string;
+  value: number | null;
+  limit: number | null;
+  unit: string;
+  /** null when the run skipped what the target needs. */
+  pass: boolean | null;
+}

@@ -1,0 +1,53 @@
+/**
+ * A bench worker, run as a child process (`node --import tsx bench/worker-main.ts`) so the bench
+ * can read its RSS and SIGKILL it. It is the product's worker — the options `createA2AWorker`
+ * uses (worker/worker-options.ts), from the same environment configuration — plus the baseline
+ * activities, on the bench bundle (product workflows + baseline workflows).
+ *
+ * Environment: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, A2A_TASK_QUEUE, A2A_WORKFLOW_BUNDLE,
+ * BENCH_AGENT_URL, the worker's usual A2A_* variables, and BENCH_WORKER_OPTIONS (JSON: extra
+ * `Worker.create` options, for investigations).
+ */
+import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { AgentRegistry } from '../activities/index.js';
+import { temporalTarget } from '../platform/temporal-config.js';
+import { loadWorkerConfig } from '../worker/config.js';
+import { a2aWorkerOptions } from '../worker/worker-options.js';
+import { createBaselineActivities } from './activities/index.js';
+import { AGENT_NAME } from './scenario.js';
+import { GC_REQUEST, WORKER_READY_LINE } from './worker-process.js';
+
+async function main(): Promise<void> {
+  const agentUrl = process.env.BENCH_AGENT_URL;
+  const config = loadWorkerConfig(process.env);
+  if (!agentUrl || !config.workflowBundlePath) throw new Error('BENCH_AGENT_URL and A2A_WORKFLOW_BUNDLE must be set');
+  Runtime.install({ logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: (m, meta) => console.error(m, meta ?? '') } });
+  const target = temporalTarget();
+  const registry = new AgentRegistry({ agents: { [AGENT_NAME]: { url: agentUrl } } });
+  const connection = await NativeConnection.connect(target.connectionOptions);
+  const worker = await Worker.create({
+    connection,
+    namespace: target.namespace,
+    ...a2aWorkerOptions(config, registry),
+    activities: createBaselineActivities(registry, config.requestTimeoutMs), // added to the plugin's
+    ...(process.env.BENCH_WORKER_OPTIONS ? (JSON.parse(process.env.BENCH_WORKER_OPTIONS) as object) : {}),
+  });
+  // The bench asks over IPC for a full garbage collection before it reads the RSS (see parked.ts).
+  process.on('message', (message) => {
+    if (message !== GC_REQUEST) return;
+    const before = process.memoryUsage();
+    (globalThis as { gc?: () => void }).gc?.();
+    process.send?.({ gc: { before, after: process.memoryUsage() } });
+  });
+  console.log(WORKER_READY_LINE);
+  try {
+    await worker.run();
+  } finally {
+    await connection.close();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

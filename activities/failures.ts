@@ -9,10 +9,15 @@ import { A2AError } from '../a2a/index.js';
 import { A2A_ERROR_TYPE_PREFIX, FailureType } from '../workflows/failure-types.js';
 import { AgentNotConfiguredError, AgentsFileError, CredentialMissingError } from './agent-registry.js';
 
-/** Maps any error thrown while talking to `agent` to the failure the activity should throw. */
-export function toActivityFailure(err: unknown, agent: string): Error {
-  if (err instanceof CancelledFailure || err instanceof ApplicationFailure) return err;
-  if (isCancelled()) return new CancelledFailure('the activity was cancelled', undefined, err instanceof Error ? err : undefined);
+/**
+ * Maps any error thrown while talking to `agent` to the failure the activity should throw. A
+ * cancellation carries `details` (what the activity had seen, e.g. the task id it created).
+ */
+export function toActivityFailure(err: unknown, agent: string, details?: unknown): Error {
+  if (err instanceof ApplicationFailure) return err;
+  if (err instanceof CancelledFailure || isCancelled()) {
+    return new CancelledFailure('the activity was cancelled', details === undefined ? undefined : [details], err instanceof Error ? err : undefined);
+  }
   if (err instanceof A2AError) {
     return ApplicationFailure.create({
       type: A2A_ERROR_TYPE_PREFIX + err.code.replace(/^A2A_/, ''),
@@ -32,12 +37,12 @@ export function toActivityFailure(err: unknown, agent: string): Error {
   return err instanceof Error ? err : new Error(String(err));
 }
 
-/** Runs `fn`, mapping its errors with {@link toActivityFailure}. */
-export async function asActivity<T>(agent: string, fn: () => Promise<T>): Promise<T> {
+/** Runs `fn`, mapping its errors with {@link toActivityFailure}; `onCancel` gives a cancellation's details. */
+export async function asActivity<T>(agent: string, fn: () => Promise<T>, onCancel?: () => unknown): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    throw toActivityFailure(err, agent);
+    throw toActivityFailure(err, agent, onCancel?.());
   }
 }
 

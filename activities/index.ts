@@ -15,6 +15,7 @@ import { getTask, type GetTaskInput } from './get-task.js';
 import { deletePushConfig, registerPushConfig, type PushConfigInput } from './push-config.js';
 import { resolveAgent, type ResolveAgentInput } from './resolve-agent.js';
 import { sendMessage, type SendMessageInput } from './send-message.js';
+import { streamMessage, type StreamMessageInput } from './stream-message.js';
 import { trackTask, type TrackTaskInput } from './track-task.js';
 
 export interface CreateActivitiesOptions {
@@ -45,6 +46,7 @@ export function createActivities(options: CreateActivitiesOptions = {}) {
   return {
     resolveAgent: (input: ResolveAgentInput) => resolveAgent(deps, input),
     sendMessage: (input: SendMessageInput) => sendMessage(deps, input),
+    streamMessage: (input: StreamMessageInput) => streamMessage(deps, input),
     trackTask: (input: TrackTaskInput) => trackTask(deps, input),
     cancelTask: (input: CancelTaskInput) => cancelTask(deps, input),
     getTask: (input: GetTaskInput) => getTask(deps, input),
@@ -59,6 +61,7 @@ export type DelegationActivities = ReturnType<typeof createActivities>;
 export { AgentRegistry, loadAgentRegistry, AgentsFileSchema, type AgentsFile } from './agent-registry.js';
 export type { ResolveAgentInput } from './resolve-agent.js';
 export type { SendMessageInput, SendOutcome } from './send-message.js';
+export type { StreamMessageInput, StreamTurnOutcome } from './stream-message.js';
 export type { TrackTaskInput, TrackOutcome, TrackPhase, TrackProgress, ArtifactProgress } from './track-task.js';
 export type { CancelTaskInput } from './cancel-task.js';
 export type { GetTaskInput } from './get-task.js';

@@ -58,7 +58,7 @@ export async function sendMessage(deps: ActivityDeps, input: SendMessageInput): 
  * ListTasks (A2A 0.3) cannot be asked for a new conversation: the message is then sent again
  * (at-least-once), which the README states.
  */
-async function findSentTask(client: A2AClient, message: Message, signal: AbortSignal): Promise<Task | undefined> {
+export async function findSentTask(client: A2AClient, message: Message, signal: AbortSignal): Promise<Task | undefined> {
   const holds = (task: Task) => task.history?.some((m) => m.messageId === message.messageId) ?? false;
   if (message.taskId) {
     const task = await client.getTask({ id: message.taskId, historyLength: LOOKBACK }, { signal });

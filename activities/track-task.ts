@@ -1,5 +1,5 @@
 import { Context } from '@temporalio/activity';
-import { StreamIdleTimeoutError, UnsupportedOperationError, type A2AClient } from '../a2a/index.js';
+import { StreamIdleTimeoutError, UnsupportedOperationError, type A2AClient, type StreamResponse } from '../a2a/index.js';
 import type { AgentRef, StatusKey } from '../workflows/delegation-types.js';
 import { clientFor, type ActivityDeps } from './deps.js';
 import { asActivity } from './failures.js';
@@ -33,8 +33,7 @@ export async function trackTask(deps: ActivityDeps, input: TrackTaskInput): Prom
   return asActivity(input.agent.name, async () => {
     const context = Context.current();
     const view = new TaskView(input.taskId, context.info.heartbeatDetails as TrackProgress | undefined);
-    const beat = () => context.heartbeat(view.progress());
-    const keepAlive = setInterval(beat, Math.max(200, Math.min(1_000, (context.info.heartbeatTimeoutMs ?? 3_000) / 3)));
+    const { beat, stop } = heartbeating(view);
     try {
       const client = clientFor(deps, input.agent);
       const deadline = Date.now() + input.roundMs;
@@ -42,12 +41,40 @@ export async function trackTask(deps: ActivityDeps, input: TrackTaskInput): Prom
         input.mode === 'stream' ? await followStream(client, input, view, beat, deadline) : await poll(client, input, view, beat, deadline);
       return withinPayloadLimit(outcome, input.agent.name, input.taskId);
     } finally {
-      clearInterval(keepAlive);
+      stop();
     }
   });
 }
 
-async function followStream(client: A2AClient, input: TrackTaskInput, view: TaskView, beat: () => void, deadline: number): Promise<TrackOutcome> {
+/**
+ * Heartbeats what `view` has seen: on every event (`beat`, throttled by the SDK) and on a timer,
+ * so a silent stream still heartbeats (and hears a cancellation). Nothing before the task id is known.
+ */
+export function heartbeating(view: TaskView): { beat: () => void; stop: () => void } {
+  const context = Context.current();
+  const beat = () => {
+    if (view.task.id) context.heartbeat(view.progress());
+  };
+  const timer = setInterval(beat, Math.max(200, Math.min(1_000, (context.info.heartbeatTimeoutMs ?? 3_000) / 3)));
+  return { beat, stop: () => clearInterval(timer) };
+}
+
+/** What following a stream needs (the task id comes from the view: a send learns it from its first event). */
+export type FollowStreamInput = Pick<TrackTaskInput, 'handled' | 'pollInitialMs' | 'pollMaxMs' | 'idleMs'>;
+
+/**
+ * Follows the task's stream until it decides (see {@link decide}) or `deadline`: the `opening`
+ * stream first when given (SendStreamingMessage), then SubscribeToTask, re-reading the task
+ * with GetTask whenever a stream ends or stays idle.
+ */
+export async function followStream(
+  client: A2AClient,
+  input: FollowStreamInput,
+  view: TaskView,
+  beat: () => void,
+  deadline: number,
+  opening?: (signal: AbortSignal) => AsyncIterable<StreamResponse>,
+): Promise<TrackOutcome> {
   const context = Context.current();
   let pause = input.pollInitialMs;
   for (;;) {
@@ -56,7 +83,9 @@ async function followStream(client: A2AClient, input: TrackTaskInput, view: Task
     const round = AbortSignal.any([context.cancellationSignal, AbortSignal.timeout(remaining)]);
     const before = view.events;
     try {
-      for await (const event of client.subscribeToTask({ id: input.taskId }, { signal: round, idleTimeoutMs: input.idleMs ?? 30_000 })) {
+      const events = opening?.(round) ?? client.subscribeToTask({ id: view.task.id }, { signal: round, idleTimeoutMs: input.idleMs ?? 30_000 });
+      opening = undefined;
+      for await (const event of events) {
         view.apply(event);
         beat();
         const phase = decide(view.status, input.handled);
@@ -68,7 +97,9 @@ async function followStream(client: A2AClient, input: TrackTaskInput, view: Task
       if (!recoverable) throw err;
       // Idle (streams carry no keep-alives) or not subscribable (already terminal): read the truth below.
     }
-    const task = await client.getTask({ id: input.taskId, historyLength: 0 }, { signal: context.cancellationSignal });
+    // A send's stream that ended before its first event leaves no task to read: let a retry (which looks for it) decide.
+    if (!view.task.id) throw new Error('the agent closed the stream before it sent the task');
+    const task = await client.getTask({ id: view.task.id, historyLength: 0 }, { signal: context.cancellationSignal });
     view.snapshot(task);
     beat();
     const phase = decide(view.status, input.handled);

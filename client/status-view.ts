@@ -141,6 +141,7 @@ async function readDelegation(context: CliContext, handle: WorkflowHandle, statu
   if (!progress) return view;
   // The tracker's heartbeat is fresher than the workflow's state (it only learns at round ends).
   view.state = progress.state ?? view.state;
+  view.taskId ??= progress.taskId || undefined; // a stream turn knows the task before the workflow does
   for (const live of progress.artifacts) {
     const known = view.artifacts.find((a) => a.artifactId === live.artifactId);
     if (!known) view.artifacts.push({ artifactId: live.artifactId, name: live.name, text: live.text, data: [], parts: live.parts });

@@ -30,7 +30,10 @@ export async function pendingActivities(handle: WorkflowHandle): Promise<Pending
   });
 }
 
-/** The tracking activity's last heartbeat, if one is running. */
+/** Activities that follow a task and heartbeat what they have seen. */
+const FOLLOWING = new Set(['trackTask', 'streamMessage']);
+
+/** The last heartbeat of the activity following the task (a tracking round or a stream turn), if one runs. */
 export async function trackingProgress(handle: WorkflowHandle): Promise<TrackProgress | undefined> {
-  return (await pendingActivities(handle)).find((a) => a.activityType === 'trackTask')?.progress;
+  return (await pendingActivities(handle)).find((a) => FOLLOWING.has(a.activityType) && a.progress?.taskId)?.progress;
 }

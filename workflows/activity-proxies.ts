@@ -1,11 +1,12 @@
 /**
  * The delegation's activities, one proxy per timeout profile: short RPCs (resolve, send,
- * cancel, push mode's reads and config calls) that give up when the agent stays unreachable, and the long tracking call that
- * heartbeats so a dead worker or a cancellation is noticed within seconds.
+ * cancel, push mode's reads and config calls) that give up when the agent stays unreachable,
+ * and the long calls (tracking rounds, stream turns) that heartbeat, so a dead worker or a
+ * cancellation is noticed within seconds.
  */
 import type { Duration } from '@temporalio/common';
 import { msToNumber } from '@temporalio/common/lib/time.js';
-import { ActivityCancellationType, proxyActivities, type ActivityOptions } from '@temporalio/workflow';
+import { ActivityCancellationType, proxyActivities, proxyLocalActivities, type ActivityOptions, type LocalActivityOptions } from '@temporalio/workflow';
 import type {
   CancelTaskInput,
   DelegationActivities,
@@ -13,6 +14,7 @@ import type {
   PushConfigInput,
   ResolveAgentInput,
   SendMessageInput,
+  StreamMessageInput,
   TrackTaskInput,
 } from '../activities/index.js';
 import type { TrackingOptions } from './delegation-types.js';
@@ -42,11 +44,21 @@ export function delegationActivities(options: TrackingOptions = {}) {
   };
   // Deleting a push config is housekeeping: a few tries, then the delegation ends anyway.
   const cleanup: ActivityOptions = { ...short, retry: { ...short.retry, maximumAttempts: 5 } };
+  // Resolving runs as a local activity: a card GET (usually from the worker's card cache) is too
+  // small for a round trip through the server; its result is still recorded in history once.
+  const local: LocalActivityOptions = {
+    startToCloseTimeout: short.startToCloseTimeout,
+    scheduleToCloseTimeout: o.unreachableTimeout,
+    retry: short.retry,
+    localRetryThreshold: '10 seconds',
+  };
   const acts = proxyActivities<DelegationActivities>(short);
+  const localActs = proxyLocalActivities<DelegationActivities>(local);
   return {
-    resolveAgent: (input: ResolveAgentInput, summary: string) => acts.resolveAgent.executeWithOptions({ ...short, summary }, [input]),
+    resolveAgent: (input: ResolveAgentInput, summary: string) => localActs.resolveAgent.executeWithOptions({ ...local, summary }, [input]),
     sendMessage: (input: SendMessageInput, summary: string) => acts.sendMessage.executeWithOptions({ ...short, summary }, [input]),
     cancelTask: (input: CancelTaskInput, summary: string) => acts.cancelTask.executeWithOptions({ ...short, summary }, [input]),
+    streamMessage: (input: StreamMessageInput, summary: string) => acts.streamMessage.executeWithOptions({ ...long, summary }, [input]),
     trackTask: (input: TrackTaskInput, summary: string) => acts.trackTask.executeWithOptions({ ...long, summary }, [input]),
     // Push mode: short calls only; nothing runs while the delegation waits for a notification.
     getTask: (input: GetTaskInput, summary: string) => acts.getTask.executeWithOptions({ ...short, summary }, [input]),

@@ -1,5 +1,5 @@
 /** The messages a delegation sends and the failures it ends with: pure builders, no I/O. */
-import { ActivityFailure, ApplicationFailure, TimeoutFailure, uuid4 } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, CancelledFailure, TimeoutFailure, uuid4 } from '@temporalio/workflow';
 import { TimeoutType } from '@temporalio/common';
 import type { Message, Part } from '../a2a/index.js';
 import type { TrackOutcome } from '../activities/index.js';
@@ -47,4 +47,15 @@ export function explain(err: unknown, agent: string, unreachableTimeout: string 
   }
   if (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure) return err.cause;
   return err instanceof Error ? err : new Error(String(err));
+}
+
+/** The task id a cancelled stream turn had seen (its CancelledFailure carries it in its details). */
+export function cancelledTaskId(err: unknown): string | undefined {
+  for (let e = err as { cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (e instanceof CancelledFailure) {
+      const details = e.details[0] as { taskId?: unknown } | undefined;
+      if (typeof details?.taskId === 'string' && details.taskId) return details.taskId;
+    }
+  }
+  return undefined;
 }

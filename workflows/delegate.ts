@@ -14,11 +14,12 @@ import {
   setHandler,
   uuid4,
 } from '@temporalio/workflow';
+import { msToNumber } from '@temporalio/common/lib/time.js';
 import type { Message } from '../a2a/index.js';
 import type { TrackOutcome } from '../activities/index.js';
 import { delegationActivities, TRACKING_DEFAULTS } from './activity-proxies.js';
 import { followUntilDecided, waitForAnswer, type TrackContext } from './delegate-follow.js';
-import { answerMessage, explain, firstMessage, terminalFailure } from './delegate-outcomes.js';
+import { answerMessage, cancelledTaskId, explain, firstMessage, terminalFailure } from './delegate-outcomes.js';
 import { DelegationState } from './delegation-state.js';
 import type { AgentRef, DelegateInput, DelegateResult, StatusKey } from './delegation-types.js';
 import { DelegationPublisher } from './delegation-ui.js';
@@ -98,8 +99,35 @@ export async function delegate(input: DelegateInput): Promise<DelegateResult> {
     /** Push mode: read the task before waiting (false right after an answer the agent is still working on). */
     let readFirst = true;
     let next: TrackOutcome | undefined;
+    const rounds = {
+      roundMs: msToNumber(tracking.roundTimeout),
+      pollInitialMs: msToNumber(tracking.pollInitialInterval),
+      pollMaxMs: msToNumber(tracking.pollMaxInterval),
+    };
     for (;;) {
-      if (outgoing) {
+      if (outgoing && mode === 'stream') {
+        // One activity sends and follows the reply stream (cancellable: on cancel its failure
+        // carries the task id, so the task can still be canceled at the agent).
+        state.setPhase('working');
+        publish();
+        const message = outgoing;
+        outgoing = undefined;
+        const turn = await acts.streamMessage(
+          { agent, message, acceptedOutputModes: input.acceptedOutputModes, handled, ...rounds },
+          `SendStreamingMessage to ${name}`,
+        );
+        if (turn.kind === 'message') {
+          state.setPhase('completed');
+          publish();
+          await condition(allHandlersFinished);
+          return { agent: input.agent, kind: 'message', contextId: turn.message.contextId ?? contextId, message: turn.message, artifacts: [], rounds: state.status.rounds };
+        }
+        taskId = turn.task.id;
+        state.status.taskId = taskId;
+        state.status.contextId = turn.task.contextId ?? state.status.contextId;
+        const { kind: _kind, ...outcome } = turn;
+        next = outcome.phase === 'running' ? undefined : outcome; // still running at the round's end: tracking rounds go on
+      } else if (outgoing) {
         state.setPhase('sending');
         publish();
         const message = outgoing;
@@ -188,6 +216,7 @@ export async function delegate(input: DelegateInput): Promise<DelegateResult> {
   } catch (err) {
     if (err instanceof ContinueAsNew) throw err; // the next run follows the same task (and keeps its push config)
     if (isCancellation(err)) {
+      taskId ??= cancelledTaskId(err); // a stream turn cancelled before it returned the task id
       state.setPhase('canceling');
       publish();
       if (agent && taskId) {

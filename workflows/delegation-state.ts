@@ -96,7 +96,7 @@ export class DelegationState {
         return this.pending ? 'it is sending the answer it already got' : 'it is still sending its request';
       case 'working':
       case 'waiting-for-input':
-        return `the agent is working on task ${taskId}`;
+        return taskId ? `the agent is working on task ${taskId}` : 'the agent is working on its request';
       default:
         return `it has ${phase === 'canceling' ? 'been canceled' : `ended (${phase})`}`;
     }

@@ -150,7 +150,11 @@ export interface DelegationStatus {
 }
 
 /** What a delegation running as a child tells its parent (signal `delegationChanged`): no artifacts. */
-export type DelegationNotice = Omit<DelegationStatus, 'artifacts' | 'kind'> & { workflowId: string };
+export type DelegationNotice = Omit<DelegationStatus, 'artifacts' | 'kind'> & {
+  workflowId: string;
+  /** Increases with every notice of this delegation: signals sent together may arrive out of order. */
+  seq: number;
+};
 
 /**
  * Payload of the `taskUpdated` signal: the webhook receiver verified a push delivery for this

@@ -17,6 +17,7 @@ const FINAL_PHASES = new Set(['completed', 'failed', 'canceled']);
 export class DelegationPublisher {
   private shown: { agent?: string; taskId?: string; state?: string } = {};
   private noticed = '';
+  private sent = 0;
 
   publish(status: DelegationStatus): void {
     this.notifyParent(status);
@@ -41,7 +42,7 @@ export class DelegationPublisher {
     if (!parent || key === this.noticed) return;
     this.noticed = key;
     const { artifacts: _artifacts, kind: _kind, ...rest } = status;
-    const notice: DelegationNotice = { ...rest, workflowId: workflowInfo().workflowId };
+    const notice: DelegationNotice = { ...rest, workflowId: workflowInfo().workflowId, seq: ++this.sent };
     // Not cancellable: the last notice of a cancelled delegation (phase canceled) must still go out.
     CancellationScope.nonCancellable(() => getExternalWorkflowHandle(parent.workflowId).signal(delegationChangedSignal, notice)).catch((err: unknown) =>
       log.info('the parent workflow did not take the notice (it may have ended)', { error: String(err) }),

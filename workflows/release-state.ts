@@ -54,7 +54,8 @@ export class ReleaseState {
   /** A child's notice: its task, its question (or none any more), its end. */
   onNotice(notice: DelegationNotice): void {
     const row = this.status.delegations.find((d) => d.workflowId === notice.workflowId);
-    if (!row) return;
+    if (!row || notice.seq <= (row.seq ?? 0)) return; // unknown, or older than what we know
+    row.seq = notice.seq;
     row.phase = notice.phase;
     row.taskId = notice.taskId ?? row.taskId;
     row.contextId = notice.contextId;

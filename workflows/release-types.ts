@@ -60,6 +60,8 @@ export interface ReleaseDelegation {
   question?: PendingQuestion;
   /** Why it failed, once it did. */
   error?: string;
+  /** The last notice taken from it (older ones, arriving late, are ignored). */
+  seq?: number;
 }
 
 /** A question waiting for an answer, with the delegation it belongs to. */

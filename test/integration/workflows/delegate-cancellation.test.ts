@@ -40,8 +40,8 @@ describe('cancelling a delegation', () => {
       const client = await temporal.client();
       await withWorker(async (taskQueue) => {
         const handle = await startDelegate(client, taskQueue, compatRequest({ mode, text: 'Check for Node.js 24', metadata: { scenario: 'never-finish' } }));
-        await waitFor(() => trackingProgress(handle), { what: 'the tracking activity' });
-        const { taskId } = await statusOf(handle);
+        // The live task id: in stream mode the workflow learns it only when the stream turn returns.
+        const { taskId } = await waitFor(() => trackingProgress(handle), { what: 'the tracking activity' });
         await handle.cancel();
         const cause = await failureOf(handle);
         expect(cause.name).toBe('CancelledFailure');

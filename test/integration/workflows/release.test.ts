@@ -2,11 +2,13 @@ import { WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/clie
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createA2AClient, fetchAgentCard } from '../../../a2a/index.js';
 import { startSampleAgents, type SampleAgents } from '../../../agents/index.js';
+import { trackingProgress } from '../../../client/tracking-progress.js';
 import { a2aTemporalPlugin } from '../../../worker/plugin.js';
 import { approveUpdate, rejectUpdate, releaseAnswerUpdate, type ReleaseResult } from '../../../workflows/index.js';
 import { registryOf } from '../../helpers/delegations.js';
 import { releaseInput, releaseStatus, startRelease, waitForPhase, waitForQuestions } from '../../helpers/releases.js';
 import { uniqueTaskQueue, useTemporal } from '../../helpers/temporal.js';
+import { waitFor } from '../../helpers/wait.js';
 
 const temporal = useTemporal();
 let samples: SampleAgents;
@@ -138,9 +140,10 @@ describe('the release coordinator', () => {
   });
 });
 
+/** The task a delegation of the release works on, from its live tracking heartbeat. */
 async function waitForTask(handle: Awaited<ReturnType<typeof startRelease>>, label: string): Promise<string> {
-  const { waitFor } = await import('../../helpers/wait.js');
-  return waitFor(async () => (await releaseStatus(handle)).delegations.find((d) => d.label === label)?.taskId, { what: `the ${label} task` });
+  const child = (await temporal.client()).workflow.getHandle(`${handle.workflowId}/${label}`);
+  return waitFor(async () => (await trackingProgress(child))?.taskId, { what: `the ${label} task` });
 }
 
 async function remoteState(baseUrl: string, taskId: string) {

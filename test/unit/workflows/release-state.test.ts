@@ -9,8 +9,11 @@ function state() {
   return s;
 }
 
+let seq = 0;
+
 function asking(label: string, taskId: string, text: string): DelegationNotice {
   return {
+    seq: ++seq,
     workflowId: `rel-1/${label}`,
     agent: label,
     label,
@@ -45,6 +48,16 @@ describe('ReleaseState', () => {
     expect(s.answerRejection({ text: 'npmjs', taskId: 'T2' })).toBeUndefined();
     expect(s.route({ text: 'npmjs', taskId: 'T2' })?.label).toBe('license');
     expect(s.answerRejection({ text: 'x', taskId: 'T9' })).toMatch(/^No delegation of release rel-1 waits on task T9/);
+  });
+
+  it('ignores a notice that arrives after a newer one (signals sent together may be reordered)', () => {
+    const s = state();
+    const question = asking('compat', 'T1', 'Which Node.js version?');
+    const working: DelegationNotice = { ...question, phase: 'working', question: undefined, seq: question.seq - 1 };
+    s.onNotice(question);
+    s.onNotice(working);
+    expect(s.status.questions).toMatchObject([{ label: 'compat', taskId: 'T1' }]);
+    expect(s.status.phase).toBe('waiting-for-input');
   });
 
   it('gives a repeated answer id its first receipt', () => {

@@ -9,6 +9,9 @@ import { decide, TaskView, type TrackOutcome, type TrackProgress } from './task-
 export { decide } from './task-outcome.js';
 export type { ArtifactProgress, TrackOutcome, TrackPhase, TrackProgress } from './task-outcome.js';
 
+/** See {@link heartbeating}. Far below any heartbeat timeout (5 s by default). */
+const QUIET_MS = 250;
+
 export interface TrackTaskInput {
   agent: AgentRef;
   taskId: string;
@@ -48,12 +51,15 @@ export async function trackTask(deps: ActivityDeps, input: TrackTaskInput): Prom
 
 /**
  * Heartbeats what `view` has seen: on every event (`beat`, throttled by the SDK) and on a timer,
- * so a silent stream still heartbeats (and hears a cancellation). Nothing before the task id is known.
+ * so a silent stream still heartbeats (and hears a cancellation). Nothing before the task id is
+ * known, and nothing in the first QUIET_MS: a turn that ends that fast needs no heartbeat (a
+ * retry of it finds its task by message id), and skipping it saves a server call per turn.
  */
 export function heartbeating(view: TaskView): { beat: () => void; stop: () => void } {
   const context = Context.current();
+  const quietUntil = Date.now() + QUIET_MS;
   const beat = () => {
-    if (view.task.id) context.heartbeat(view.progress());
+    if (view.task.id && Date.now() >= quietUntil) context.heartbeat(view.progress());
   };
   const timer = setInterval(beat, Math.max(200, Math.min(1_000, (context.info.heartbeatTimeoutMs ?? 3_000) / 3)));
   return { beat, stop: () => clearInterval(timer) };

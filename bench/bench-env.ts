@@ -3,12 +3,14 @@
  * free ports (in memory, headless), the sample compatibility agent in this process on port 0,
  * and the workflow bundle (product + baseline workflows), built once for every worker.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { startDependencyCompatAgent, type RunningAgent } from '../agents/index.js';
 import { startDevServer, type DevServer } from '../platform/dev-server.js';
+import { freePort } from '../platform/free-port.js';
 import { cacheDir, packageRoot } from '../platform/paths.js';
 import { ensureTemporalCli, type TemporalCli } from '../platform/temporal-cli.js';
 import { spawnBenchWorker, type BenchWorker, type BenchWorkerOptions } from './worker-process.js';
@@ -47,6 +49,7 @@ export async function startBenchEnv(options: BenchEnvOptions): Promise<BenchEnv>
   const connection = await Connection.connect({ address: server.address });
   const client = new Client({ connection, namespace: server.namespace });
   const workers = new Set<BenchWorker>();
+  const webhookSecret = randomBytes(32).toString('base64url');
   return {
     cli,
     server,
@@ -54,13 +57,21 @@ export async function startBenchEnv(options: BenchEnvOptions): Promise<BenchEnv>
     agent,
     bundlePath,
     async spawnWorker(taskQueue, env) {
+      // Each worker hosts its own push receiver (its memory counts as push mode's cost).
+      const webhookPort = await freePort();
       const worker = await spawnBenchWorker({
         address: server.address,
         namespace: server.namespace,
         taskQueue,
         bundlePath,
         agentUrl: agent.baseUrl,
-        env: { ...options.workerEnv, ...env },
+        env: {
+          A2A_WEBHOOK_URL: `http://127.0.0.1:${webhookPort}`,
+          A2A_WEBHOOK_SECRET: webhookSecret,
+          BENCH_WEBHOOK_PORT: String(webhookPort),
+          ...options.workerEnv,
+          ...env,
+        },
         cpuProfileDir: options.cpuProfileDir,
       });
       workers.add(worker);

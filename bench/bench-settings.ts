@@ -41,7 +41,7 @@ export interface BenchSettings {
 
 const QUICK: Omit<BenchSettings, 'phases' | 'out' | 'cpuProfileDir' | 'workerOptions' | 'workerEnv' | 'defaultServerConfig'> = {
   mode: 'quick',
-  latency: { warmup: 3, count: 30, pollIntervalMs: 20 },
+  latency: { warmup: 3, count: 30, pollIntervalMs: 5 },
   throughput: { levels: [{ concurrency: 50, total: 150 }], listIntervalMs: 100 },
   history: { shortMs: 1_000, longMs: 30_000 },
   parked: { count: 1_000, startConcurrency: 50, answerConcurrency: 50 },
@@ -50,7 +50,7 @@ const QUICK: Omit<BenchSettings, 'phases' | 'out' | 'cpuProfileDir' | 'workerOpt
 
 const FULL: Omit<BenchSettings, 'phases' | 'out' | 'cpuProfileDir' | 'workerOptions' | 'workerEnv' | 'defaultServerConfig'> = {
   mode: 'full',
-  latency: { warmup: 5, count: 100, pollIntervalMs: 20 },
+  latency: { warmup: 5, count: 100, pollIntervalMs: 5 },
   throughput: {
     levels: [
       { concurrency: 50, total: 300 },

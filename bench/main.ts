@@ -130,6 +130,15 @@ async function runPhases(env: BenchEnv, settings: BenchSettings, results: BenchR
       log,
     });
     log(`parked: ${results.parked.rss_mb_per_1000} MB per 1000, drained in ${results.parked.drain_s} s`);
+    log(`parked: the same in push mode`);
+    results.parked_push = await measureParked(env, {
+      ...settings.parked,
+      variant: 'delegate_push',
+      listIntervalMs: settings.throughput.listIntervalMs,
+      maxCachedWorkflows: results.parked.max_cached_workflows,
+      log,
+    });
+    log(`parked (push): ${results.parked_push.rss_mb_per_1000} MB per 1000, drained in ${results.parked_push.drain_s} s`);
   }
 
   if (longHistory) {

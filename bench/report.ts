@@ -36,11 +36,12 @@ export function markdownReport(r: BenchResults): string {
   }
 
   const rows: string[][] = [];
-  if (r.parked) {
-    const p = r.parked;
-    rows.push(
-      [`parked: ${p.n} delegations in input-required`, `worker RSS ${p.worker_rss_mb} MB (idle ${p.idle_rss_mb} MB, peak ${p.peak_rss_mb} MB) → ${p.rss_mb_per_1000} MB per 1000; all parked in ${p.start_s} s; all answered and completed in ${p.drain_s} s (workflow cache ${p.max_cached_workflows})`],
-    );
+  for (const [label, p] of [['parked', r.parked], ['parked (push mode)', r.parked_push]] as const) {
+    if (!p) continue;
+    rows.push([
+      `${label}: ${p.n} delegations in input-required`,
+      `worker RSS ${p.worker_rss_mb} MB (idle ${p.idle_rss_mb} MB, peak ${p.peak_rss_mb} MB) → ${p.rss_mb_per_1000} MB per 1000; all parked in ${p.start_s} s; all answered and completed in ${p.drain_s} s (workflow cache ${p.max_cached_workflows})`,
+    ]);
   }
   if (r.resume_after_kill) {
     const k = r.resume_after_kill;

@@ -25,6 +25,8 @@ export interface BenchResults {
   throughput_runs?: Partial<Record<Variant, Record<string, ThroughputResult>>>;
   history_events?: Record<string, number>;
   parked?: ParkedFigures;
+  /** The same, with the delegations in push mode (their tasks followed by webhook deliveries). */
+  parked_push?: ParkedFigures;
   resume_after_kill_s?: number;
   resume_after_kill?: ResumeFigures;
   targets?: TargetResult[];

@@ -28,7 +28,7 @@ export const NO_DELAY: RemoteDelays = { workDelayMs: 0, chunkDelayMs: 0 };
 export const manifestPart: Part = { data: SAMPLE_MANIFEST as Record<string, never>, mediaType: 'application/json' };
 
 /** The input every Temporal variant starts with (`delegate` reads `mode`; the baselines ignore it). */
-export function delegationInput(mode: 'stream' | 'poll', delays: RemoteDelays = NO_DELAY): DelegateInput {
+export function delegationInput(mode: 'stream' | 'poll' | 'push', delays: RemoteDelays = NO_DELAY): DelegateInput {
   return {
     agent: AGENT_NAME,
     label: AGENT_NAME,

@@ -17,6 +17,7 @@ export function checkTargets(r: BenchResults): TargetResult[] {
   add('history_events.poll_30s == poll_1s', 'events', h?.poll_30s, h?.poll_1s, equal);
   add('history_events.stream_30s == stream_1s', 'events', h?.stream_30s, h?.stream_1s, equal);
   add('parked.rss_mb_per_1000 <= 150', 'MB', r.parked?.rss_mb_per_1000, r.parked && 150, atMost);
+  add('parked_push.rss_mb_per_1000 <= 150', 'MB', r.parked_push?.rss_mb_per_1000, r.parked_push && 150, atMost);
   const resume = r.resume_after_kill;
   add('resume_after_kill_s <= heartbeat timeout + 2 s', 's', resume?.resume_after_kill_s, resume && resume.heartbeat_timeout_s + 2, atMost);
   const req = r.agent_requests_per_task;

@@ -8,10 +8,14 @@
  * BENCH_AGENT_URL, the worker's usual A2A_* variables, and BENCH_WORKER_OPTIONS (JSON: extra
  * `Worker.create` options, for investigations).
  */
+import { Client } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { AgentRegistry } from '../activities/index.js';
 import { temporalTarget } from '../platform/temporal-config.js';
 import { loadWorkerConfig } from '../worker/config.js';
+import { loadWebhookReceiverConfig } from '../worker/webhook-config.js';
+import { temporalNotifier } from '../worker/webhook-notifier.js';
+import { startWebhookReceiver } from '../worker/webhook-receiver.js';
 import { a2aWorkerOptions } from '../worker/worker-options.js';
 import { createBaselineActivities } from './activities/index.js';
 import { AGENT_NAME } from './scenario.js';
@@ -39,10 +43,20 @@ async function main(): Promise<void> {
     (globalThis as { gc?: () => void }).gc?.();
     process.send?.({ gc: { before, after: process.memoryUsage() } });
   });
+  // Push mode's receiver, in this process like `a2a-temporal worker --webhook-port` runs it.
+  const webhookPort = process.env.BENCH_WEBHOOK_PORT;
+  const receiver = webhookPort
+    ? await startWebhookReceiver({
+        ...loadWebhookReceiverConfig(process.env, { port: Number(webhookPort) }),
+        notify: temporalNotifier(new Client({ connection, namespace: target.namespace })),
+        logger: { warn: () => {}, error: (m: unknown) => console.error(m) },
+      })
+    : undefined;
   console.log(WORKER_READY_LINE);
   try {
     await worker.run();
   } finally {
+    await receiver?.close();
     await connection.close();
   }
 }

@@ -14,12 +14,13 @@ import { VARIANTS, type TemporalVariant, type Variant } from '../variants/varian
 /** The figure's name for a variant (`poll_1s`, `stream_30s`, `timer_poll_1s`…). */
 const NAMES: Record<TemporalVariant, string> = {
   delegate_poll: 'poll',
+  delegate_push: 'push',
   delegate_stream: 'stream',
   timer_poll: 'timer_poll',
   blocking_activity: 'blocking_activity',
 };
 
-export const HISTORY_VARIANTS: readonly TemporalVariant[] = ['delegate_poll', 'delegate_stream', 'timer_poll', 'blocking_activity'];
+export const HISTORY_VARIANTS: readonly TemporalVariant[] = ['delegate_poll', 'delegate_stream', 'delegate_push', 'timer_poll', 'blocking_activity'];
 
 const key = (variant: TemporalVariant, workDelayMs: number) => `${NAMES[variant]}_${workDelayMs / 1000}s`;
 const delays = (workDelayMs: number): RemoteDelays => ({ workDelayMs, chunkDelayMs: 0 });

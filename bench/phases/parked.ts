@@ -39,6 +39,8 @@ export interface ParkedOptions {
   listIntervalMs: number;
   /** The worker's workflow cache size, for the report. */
   maxCachedWorkflows: number;
+  /** How the delegations follow their tasks. @default 'delegate_stream' */
+  variant?: 'delegate_stream' | 'delegate_push';
   log: (line: string) => void;
 }
 
@@ -46,16 +48,17 @@ const WARMUP = 5;
 
 export async function measureParked(env: BenchEnv, options: ParkedOptions): Promise<ParkedFigures> {
   const { client } = env;
-  const taskQueue = `bench-parked-${process.pid}`;
+  const taskQueue = `bench-parked-${options.variant ?? 'delegate_stream'}-${process.pid}`;
   const worker = await env.spawnWorker(taskQueue);
   const run: TemporalRun = { client, taskQueue, delivery: visibilityListDelivery(client, taskQueue, options.listIntervalMs) };
-  for (let i = 0; i < WARMUP; i++) await temporalDelegation(run, 'delegate_stream');
+  const variant = options.variant ?? 'delegate_stream';
+  for (let i = 0; i < WARMUP; i++) await temporalDelegation(run, variant);
   // RSS is read after a full GC of the worker's main thread, so collectable garbage is not counted.
   const idleHeap = (await worker.collectGarbage()).after.heapUsed;
   const idle = worker.rssMb();
 
   const startedAt = performance.now();
-  await mapLimit(options.count, options.startConcurrency, () => startDelegation(run, 'delegate_stream'));
+  await mapLimit(options.count, options.startConcurrency, () => startDelegation(run, variant));
   options.log(`parked: ${options.count} started in ${((performance.now() - startedAt) / 1000).toFixed(1)} s; waiting for all to park`);
   await waitUntil(async () => (await count(client, waitingQuery(taskQueue))) >= options.count, {
     timeoutMs: 15 * 60_000,

@@ -1,5 +1,5 @@
 /** The implementations the bench runs side by side. */
-export const VARIANTS = ['direct', 'blocking_activity', 'timer_poll', 'delegate_stream', 'delegate_poll'] as const;
+export const VARIANTS = ['direct', 'blocking_activity', 'timer_poll', 'delegate_stream', 'delegate_poll', 'delegate_push'] as const;
 export type Variant = (typeof VARIANTS)[number];
 
 export type TemporalVariant = Exclude<Variant, 'direct'>;
@@ -8,7 +8,7 @@ export type TemporalVariant = Exclude<Variant, 'direct'>;
 export const THROUGHPUT_VARIANTS = ['direct', 'delegate_stream', 'delegate_poll'] as const satisfies readonly Variant[];
 
 /** The workflow type and `delegate` mode behind a Temporal variant. */
-export function workflowOf(variant: TemporalVariant): { workflowType: string; mode: 'stream' | 'poll' } {
+export function workflowOf(variant: TemporalVariant): { workflowType: string; mode: 'stream' | 'poll' | 'push' } {
   switch (variant) {
     case 'blocking_activity':
       return { workflowType: 'blockingActivity', mode: 'stream' };
@@ -18,5 +18,7 @@ export function workflowOf(variant: TemporalVariant): { workflowType: string; mo
       return { workflowType: 'delegate', mode: 'stream' };
     case 'delegate_poll':
       return { workflowType: 'delegate', mode: 'poll' };
+    case 'delegate_push':
+      return { workflowType: 'delegate', mode: 'push' };
   }
 }

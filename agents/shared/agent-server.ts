@@ -15,6 +15,7 @@ import { createLegacyAwarePushNotificationSender } from '@a2a-js/sdk/compat/v0_3
 import { buildAgentCard, JSONRPC_PATH, REST_PATH, type AgentDescription } from './agent-card.js';
 import { StatsRecorder, type AgentStats } from './agent-stats.js';
 import { CountingTaskStore } from './counting-task-store.js';
+import { quietPushDeliveryLog } from './quiet-delivery-log.js';
 
 export interface AgentServerOptions {
   /** Interface to bind. @default '127.0.0.1' */
@@ -75,6 +76,7 @@ export async function startAgentServer(definition: AgentDefinition, options: Age
   const recorder = new StatsRecorder(JSONRPC_PATH);
   const taskStore = new CountingTaskStore(new InMemoryTaskStore(), () => recorder.taskCreated());
   const pushStore = new InMemoryPushNotificationStore();
+  quietPushDeliveryLog();
   // The legacy-aware sender keeps 0.3-registered webhooks on 0.3-shaped bodies.
   const pushSender = legacy
     ? createLegacyAwarePushNotificationSender(pushStore)

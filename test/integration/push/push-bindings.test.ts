@@ -12,7 +12,7 @@ import { rejectedTotal } from '../../../worker/webhook-stats.js';
 import type { TaskUpdatedNotice } from '../../../workflows/delegation-types.js';
 import { waitFor } from '../../helpers/wait.js';
 import { endpointFor, MODES, userMessage } from '../a2a/support.js';
-import { SECRET, quietDeliveryLogs } from './support.js';
+import { SECRET } from './support.js';
 
 let agent: RunningAgent;
 let card: AgentCard;
@@ -20,7 +20,6 @@ let receiver: RunningWebhookReceiver;
 const signals: Array<{ workflowId: string; notice: TaskUpdatedNotice }> = [];
 
 beforeAll(async () => {
-  quietDeliveryLogs();
   agent = await startDependencyCompatAgent({ port: 0, legacy: true, workDelayMs: 20, chunkDelayMs: 5 });
   card = (await fetchAgentCard(agent.baseUrl)).card;
   receiver = await startWebhookReceiver({

@@ -8,13 +8,12 @@ import type { WebhookStats } from '../../../worker/webhook-stats.js';
 import { answerUpdate, type DelegateResult } from '../../../workflows/index.js';
 import { compatRequest, startDelegate, statusOf, waitForQuestion } from '../../helpers/delegations.js';
 import { uniqueTaskQueue, useTemporal } from '../../helpers/temporal.js';
-import { SECRET, spawnCli, withPushWorker, quietDeliveryLogs } from './support.js';
+import { SECRET, spawnCli, withPushWorker } from './support.js';
 
 const temporal = useTemporal();
 let agent: RunningAgent;
 
 beforeAll(async () => {
-  quietDeliveryLogs();
   agent = await startDependencyCompatAgent({ port: 0, workDelayMs: 100, chunkDelayMs: 5 });
 });
 afterAll(() => agent?.close());

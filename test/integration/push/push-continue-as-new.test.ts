@@ -13,7 +13,7 @@ import type { RunningWebhookReceiver } from '../../../worker/webhook-receiver.js
 import type { DelegateResult } from '../../../workflows/index.js';
 import { compatRequest, registryOf } from '../../helpers/delegations.js';
 import { temporalServer, uniqueTaskQueue } from '../../helpers/temporal.js';
-import { activitiesIn, pushConfigsAt, type HistoryEvent, quietDeliveryLogs, SECRET, startReceiver } from './support.js';
+import { activitiesIn, pushConfigsAt, type HistoryEvent, SECRET, startReceiver } from './support.js';
 
 let server: DevServer;
 let connection: Connection;
@@ -23,7 +23,6 @@ let agent: RunningAgent;
 let receiver: RunningWebhookReceiver;
 
 beforeAll(async () => {
-  quietDeliveryLogs();
   server = await startDevServer({
     port: 0,
     uiPort: false,

@@ -12,14 +12,13 @@ import { compatRequest, registryOf, startDelegate, statusOf, waitForQuestion } f
 import { cardFor, json, startScriptedServer } from '../../helpers/scripted-http.js';
 import { uniqueTaskQueue, useTemporal } from '../../helpers/temporal.js';
 import { waitFor } from '../../helpers/wait.js';
-import { activitiesIn, eventCounts, historyOf, pushConfigsAt, SECRET, startReceiver, taskUpdatedSignals, withPushWorker, quietDeliveryLogs } from './support.js';
+import { activitiesIn, eventCounts, historyOf, pushConfigsAt, SECRET, startReceiver, taskUpdatedSignals, withPushWorker } from './support.js';
 
 const temporal = useTemporal();
 let agent: RunningAgent;
 let receiver: RunningWebhookReceiver;
 
 beforeAll(async () => {
-  quietDeliveryLogs();
   agent = await startDependencyCompatAgent({ port: 0, workDelayMs: 200, chunkDelayMs: 10 });
   receiver = await startReceiver(await temporal.client());
 });

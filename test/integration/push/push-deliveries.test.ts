@@ -7,14 +7,13 @@ import { answerUpdate, type DelegateResult } from '../../../workflows/index.js';
 import { compatRequest, startDelegate, statusOf, waitForQuestion } from '../../helpers/delegations.js';
 import { useTemporal } from '../../helpers/temporal.js';
 import { waitFor } from '../../helpers/wait.js';
-import { forward, historyOf, SECRET, startReceiver, startTap, taskUpdatedSignals, withPushWorker, quietDeliveryLogs } from './support.js';
+import { forward, historyOf, SECRET, startReceiver, startTap, taskUpdatedSignals, withPushWorker } from './support.js';
 
 const temporal = useTemporal();
 let agent: RunningAgent;
 let receiver: RunningWebhookReceiver;
 
 beforeAll(async () => {
-  quietDeliveryLogs();
   agent = await startDependencyCompatAgent({ port: 0, workDelayMs: 100, chunkDelayMs: 5 });
   receiver = await startReceiver(await temporal.client());
 });

@@ -4,7 +4,6 @@ import { createServer, request, type IncomingHttpHeaders, type Server } from 'no
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Client, WorkflowHandle } from '@temporalio/client';
-import { vi } from 'vitest';
 import { createA2AClient, fetchAgentCard, type TaskPushNotificationConfig } from '../../../a2a/index.js';
 import type { RunningAgent } from '../../../agents/index.js';
 import { packageRoot } from '../../../platform/paths.js';
@@ -156,13 +155,4 @@ export async function spawnCli(args: string[], env: Record<string, string>, read
       return exited;
     },
   };
-}
-
-/** The SDK's sender logs every delivery with console.info; keep test output to what matters. */
-export function quietDeliveryLogs(): void {
-  const info = console.info.bind(console);
-  vi.spyOn(console, 'info').mockImplementation((...args: unknown[]) => {
-    if (typeof args[0] === 'string' && args[0].startsWith('Push notification sent')) return;
-    info(...args);
-  });
 }

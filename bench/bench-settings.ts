@@ -17,6 +17,8 @@ export interface BenchSettings {
   workerEnv?: Record<string, string>;
   /** Run the dev server with its default dynamic config (see dev-server-config.ts). */
   defaultServerConfig: boolean;
+  /** Also park N `blocking_activity` workflows: what any cached workflow costs, for comparison. */
+  parkedBaseline: boolean;
   latency: {
     warmup: number;
     /** Delegations per variant after the warm-up. */
@@ -39,7 +41,7 @@ export interface BenchSettings {
   };
 }
 
-const QUICK: Omit<BenchSettings, 'phases' | 'out' | 'cpuProfileDir' | 'workerOptions' | 'workerEnv' | 'defaultServerConfig'> = {
+const QUICK: Omit<BenchSettings, 'phases' | 'out' | 'cpuProfileDir' | 'workerOptions' | 'workerEnv' | 'defaultServerConfig' | 'parkedBaseline'> = {
   mode: 'quick',
   latency: { warmup: 3, count: 30, pollIntervalMs: 5 },
   throughput: { levels: [{ concurrency: 50, total: 150 }], listIntervalMs: 100 },
@@ -48,7 +50,7 @@ const QUICK: Omit<BenchSettings, 'phases' | 'out' | 'cpuProfileDir' | 'workerOpt
   resume: { chunkDelayMs: 1_000 },
 };
 
-const FULL: Omit<BenchSettings, 'phases' | 'out' | 'cpuProfileDir' | 'workerOptions' | 'workerEnv' | 'defaultServerConfig'> = {
+const FULL: Omit<BenchSettings, 'phases' | 'out' | 'cpuProfileDir' | 'workerOptions' | 'workerEnv' | 'defaultServerConfig' | 'parkedBaseline'> = {
   mode: 'full',
   latency: { warmup: 5, count: 100, pollIntervalMs: 5 },
   throughput: {
@@ -69,7 +71,8 @@ const FULL: Omit<BenchSettings, 'phases' | 'out' | 'cpuProfileDir' | 'workerOpti
  * `--worker-options '{"maxCachedWorkflows":500}'` (extra worker options, for investigations),
  * `--worker-env '{"MALLOC_ARENA_MAX":"2"}'` (extra environment of the worker processes),
  * `--parked <n>` (another number of parked delegations), `--default-server-config` (the dev
- * server without the bench's dynamic config, to see what it changes).
+ * server without the bench's dynamic config, to see what it changes), `--parked-baseline` (the
+ * parked phase also parks the simplest workflow that waits for a signal, `blocking_activity`).
  */
 export function parseArgs(argv: readonly string[], defaultOut: string): BenchSettings {
   let mode: BenchMode = 'full';
@@ -80,6 +83,7 @@ export function parseArgs(argv: readonly string[], defaultOut: string): BenchSet
   let workerEnv: Record<string, string> | undefined;
   let parked: number | undefined;
   let defaultServerConfig = false;
+  let parkedBaseline = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--quick') mode = 'quick';
@@ -91,11 +95,12 @@ export function parseArgs(argv: readonly string[], defaultOut: string): BenchSet
     else if (arg === '--worker-env') workerEnv = JSON.parse(json(arg, argv[++i])) as Record<string, string>;
     else if (arg === '--parked') parked = Number(value(arg, argv[++i]));
     else if (arg === '--default-server-config') defaultServerConfig = true;
-    else throw new Error(`unknown argument ${arg}; use --quick, --full, --only <${PHASES.join(',')}>, --out <file>, --cpu-prof <dir>, --worker-options <json>, --worker-env <json>, --parked <n>, --default-server-config`);
+    else if (arg === '--parked-baseline') parkedBaseline = true;
+    else throw new Error(`unknown argument ${arg}; use --quick, --full, --only <${PHASES.join(',')}>, --out <file>, --cpu-prof <dir>, --worker-options <json>, --worker-env <json>, --parked <n>, --parked-baseline, --default-server-config`);
   }
   const base = mode === 'quick' ? QUICK : FULL;
   if (parked !== undefined && !(Number.isInteger(parked) && parked > 0)) throw new Error('--parked needs a positive integer');
-  return { ...base, parked: { ...base.parked, count: parked ?? base.parked.count }, phases, out, defaultServerConfig, ...(cpuProfileDir ? { cpuProfileDir } : {}), ...(workerOptions ? { workerOptions } : {}), ...(workerEnv ? { workerEnv } : {}) };
+  return { ...base, parked: { ...base.parked, count: parked ?? base.parked.count }, phases, out, defaultServerConfig, parkedBaseline, ...(cpuProfileDir ? { cpuProfileDir } : {}), ...(workerOptions ? { workerOptions } : {}), ...(workerEnv ? { workerEnv } : {}) };
 }
 
 function parsePhases(list: string | undefined): Phase[] {

@@ -139,6 +139,17 @@ async function runPhases(env: BenchEnv, settings: BenchSettings, results: BenchR
       log,
     });
     log(`parked (push): ${results.parked_push.rss_mb_per_1000} MB per 1000, drained in ${results.parked_push.drain_s} s`);
+    if (settings.parkedBaseline) {
+      log('parked: the same with the blocking_activity baseline');
+      results.parked_blocking_activity = await measureParked(env, {
+        ...settings.parked,
+        variant: 'blocking_activity',
+        listIntervalMs: settings.throughput.listIntervalMs,
+        maxCachedWorkflows: results.parked.max_cached_workflows,
+        log,
+      });
+      log(`parked (blocking_activity): ${results.parked_blocking_activity.rss_mb_per_1000} MB per 1000`);
+    }
   }
 
   if (longHistory) {

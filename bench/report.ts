@@ -36,7 +36,7 @@ export function markdownReport(r: BenchResults): string {
   }
 
   const rows: string[][] = [];
-  for (const [label, p] of [['parked', r.parked], ['parked (push mode)', r.parked_push]] as const) {
+  for (const [label, p] of [['parked', r.parked], ['parked (push mode)', r.parked_push], ['parked (blocking_activity baseline)', r.parked_blocking_activity]] as const) {
     if (!p) continue;
     rows.push([
       `${label}: ${p.n} delegations in input-required`,

@@ -27,6 +27,8 @@ export interface BenchResults {
   parked?: ParkedFigures;
   /** The same, with the delegations in push mode (their tasks followed by webhook deliveries). */
   parked_push?: ParkedFigures;
+  /** With `--parked-baseline`: the same number of `blocking_activity` workflows waiting for their signal. */
+  parked_blocking_activity?: ParkedFigures;
   resume_after_kill_s?: number;
   resume_after_kill?: ResumeFigures;
   targets?: TargetResult[];

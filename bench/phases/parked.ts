@@ -39,8 +39,8 @@ export interface ParkedOptions {
   listIntervalMs: number;
   /** The worker's workflow cache size, for the report. */
   maxCachedWorkflows: number;
-  /** How the delegations follow their tasks. @default 'delegate_stream' */
-  variant?: 'delegate_stream' | 'delegate_push';
+  /** How the delegations follow their tasks (or the baseline that waits for its signal). @default 'delegate_stream' */
+  variant?: 'delegate_stream' | 'delegate_push' | 'blocking_activity';
   log: (line: string) => void;
 }
 

@@ -12,7 +12,7 @@ import { compatRequest, registryOf, startDelegate, statusOf, waitForQuestion } f
 import { cardFor, json, startScriptedServer } from '../../helpers/scripted-http.js';
 import { uniqueTaskQueue, useTemporal } from '../../helpers/temporal.js';
 import { waitFor } from '../../helpers/wait.js';
-import { activitiesIn, eventCounts, historyOf, pushConfigsAt, SECRET, startReceiver, taskUpdatedSignals, withPushWorker } from './support.js';
+import { activitiesIn, eventCounts, historyOf, openActivities, pushConfigsAt, SECRET, startReceiver, taskUpdatedSignals, withPushWorker } from './support.js';
 
 const temporal = useTemporal();
 let agent: RunningAgent;
@@ -48,8 +48,6 @@ describe('delegate in push mode', () => {
       expect(question.text).toMatch(/Node\.js version/);
       expect(await statusOf(handle)).toMatchObject({ mode: 'push', phase: 'waiting-for-input' });
       await waitFor(async () => (await pendingActivities(handle)) === 0, { what: 'no pending activity while parked' });
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(await pendingActivities(handle)).toBe(0);
       await handle.executeUpdate(answerUpdate, { args: [{ text: 'Node.js 24' }] });
       return { handle, result: (await handle.result()) as DelegateResult };
     });
@@ -60,6 +58,10 @@ describe('delegate in push mode', () => {
     const events = await historyOf(handle);
     const activities = activitiesIn(events);
     expect(activities).not.toContain('trackTask');
+    // Parked means nothing running: every activity scheduled before the answer had closed by then.
+    const answeredAt = events.findIndex((e) => e.workflowExecutionUpdateAcceptedEventAttributes);
+    expect(answeredAt).toBeGreaterThan(0);
+    expect(openActivities(events.slice(0, answeredAt))).toBe(0);
     expect(activities.filter((a) => a === 'registerPushConfig')).toHaveLength(1);
     expect(activities.filter((a) => a === 'deletePushConfig')).toHaveLength(1);
     expect(activities).toContain('getTask');

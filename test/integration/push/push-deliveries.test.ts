@@ -7,7 +7,7 @@ import { answerUpdate, type DelegateResult } from '../../../workflows/index.js';
 import { compatRequest, startDelegate, statusOf, waitForQuestion } from '../../helpers/delegations.js';
 import { useTemporal } from '../../helpers/temporal.js';
 import { waitFor } from '../../helpers/wait.js';
-import { forward, historyOf, SECRET, startReceiver, startTap, taskUpdatedSignals, withPushWorker } from './support.js';
+import { forward, historyOf, processedEvents, SECRET, startReceiver, startTap, taskUpdatedSignals, withPushWorker } from './support.js';
 
 const temporal = useTemporal();
 let agent: RunningAgent;
@@ -95,16 +95,17 @@ describe('push deliveries at the receiver', () => {
       }
       expect(after.signaled).toBe(before.signaled);
 
-      // Nothing reached the workflow: no signal in its history, still waiting for the answer.
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // Nothing reached the workflow (the receiver answers only after its signal call returned): no
+      // signal in its history, still waiting for the answer.
       expect(taskUpdatedSignals(await historyOf(handle))).toHaveLength(signalsBefore);
       expect(await statusOf(handle)).toMatchObject({ phase: 'waiting-for-input', taskId });
 
       // A verified delivery claiming completion is only a hint: the delegation keeps waiting for its answer.
       const hint = await fetch(url, { method: 'POST', headers: { ...json, Authorization: `Bearer ${valid}` }, body: completed(taskId) });
       expect(hint.status).toBe(200);
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      expect(taskUpdatedSignals(await historyOf(handle))).toHaveLength(signalsBefore + 1);
+      await waitFor(async () => taskUpdatedSignals(processedEvents(await historyOf(handle))).length === signalsBefore + 1, {
+        what: 'the workflow to process the hint',
+      });
       expect(await statusOf(handle)).toMatchObject({ phase: 'waiting-for-input', taskId });
 
       await handle.executeUpdate(answerUpdate, { args: [{ text: 'Node.js 24' }] });

@@ -52,6 +52,23 @@ export function taskUpdatedSignals(events: HistoryEvent[]): HistoryEvent[] {
   return events.filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'taskUpdated');
 }
 
+/**
+ * The events the workflow has processed: everything up to its last completed workflow task.
+ * A signal after that has been received but not yet seen by the workflow's code.
+ */
+export function processedEvents(events: HistoryEvent[]): HistoryEvent[] {
+  const last = events.findLastIndex((e) => e.workflowTaskCompletedEventAttributes);
+  return events.slice(0, last + 1);
+}
+
+/** Activities scheduled but not closed (completed, failed, timed out or canceled) in `events`. */
+export function openActivities(events: HistoryEvent[]): number {
+  const closed = events.filter(
+    (e) => e.activityTaskCompletedEventAttributes || e.activityTaskFailedEventAttributes || e.activityTaskTimedOutEventAttributes || e.activityTaskCanceledEventAttributes,
+  ).length;
+  return activitiesIn(events).length - closed;
+}
+
 /** Event counts by type (the name of the event's attributes, e.g. `activityTaskScheduled`), for reports. */
 export function eventCounts(events: HistoryEvent[]): Record<string, number> {
   const counts: Record<string, number> = {};

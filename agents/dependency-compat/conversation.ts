@@ -74,7 +74,7 @@ export function nextStep(conversation: CompatConversation, scenario: Scenario | 
   }
   const { manifest } = parsed;
   const service = manifest.name ?? 'the service';
-  if (scenario === 'auth-required' && !conversation.registryAuthorized) {
+  if ((scenario === 'auth-required' || scenario === 'auth-out-of-band') && !conversation.registryAuthorized) {
     return {
       kind: 'ask',
       questionId: QUESTIONS.registryAuth,

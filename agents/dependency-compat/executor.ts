@@ -3,7 +3,7 @@ import { SampleAgentExecutor } from '../shared/sample-executor.js';
 import type { DelayDefaults } from '../shared/scenario.js';
 import type { TaskTurn } from '../shared/task-turn.js';
 import { analyseManifest, countByRisk, sortFindingsByRisk } from './analysis.js';
-import { isReportFollowUp, nextStep, readConversation } from './conversation.js';
+import { isReportFollowUp, nextStep, readConversation, type CompatConversation, type CompatStep } from './conversation.js';
 import {
   findingsFromTask,
   REPORT_ARTIFACT_ID,
@@ -19,18 +19,25 @@ export function createDependencyCompatExecutor(defaults: DelayDefaults): SampleA
   return new SampleAgentExecutor(analyseDependencies, defaults);
 }
 
+/** How long the `auth-out-of-band` scenario stays in AUTH_REQUIRED before it resumes on its own. */
+export const OUT_OF_BAND_AUTH_DELAY_MS = 1000;
+
 /**
  * One turn of the compatibility analysis: ask for what is missing (registry authorization in the
- * `auth-required` scenario, the target Node.js version, the package manager in the
- * `second-question` scenario), else stream the report. A new task that references an earlier one
- * gets that report's fix suggestions sorted by risk instead.
+ * `auth-required` and `auth-out-of-band` scenarios, the target Node.js version, the package
+ * manager in the `second-question` scenario), else stream the report. A new task that references
+ * an earlier one gets that report's fix suggestions sorted by risk instead.
  */
 export async function analyseDependencies(turn: TaskTurn): Promise<void> {
   if (!turn.task && isReportFollowUp(turn.userMessage)) {
     await sortReferencedSuggestions(turn);
     return;
   }
-  const step = nextStep(readConversation(turn.conversation), turn.settings.scenario);
+  const conversation = readConversation(turn.conversation);
+  await runStep(turn, conversation, nextStep(conversation, turn.settings.scenario));
+}
+
+async function runStep(turn: TaskTurn, conversation: CompatConversation, step: CompatStep): Promise<void> {
   switch (step.kind) {
     case 'fail':
       turn.fail(step.reason);
@@ -38,6 +45,14 @@ export async function analyseDependencies(turn: TaskTurn): Promise<void> {
     case 'ask':
       turn.working();
       turn.ask(step.auth ? TaskState.TASK_STATE_AUTH_REQUIRED : TaskState.TASK_STATE_INPUT_REQUIRED, step.question, step.questionId);
+      if (step.auth && turn.settings.scenario === 'auth-out-of-band') {
+        // The A2A way for credentials that arrive out of band: the task resumes without a new
+        // message, and clients that keep watching the task see it move on.
+        if (!(await turn.delay(OUT_OF_BAND_AUTH_DELAY_MS))) return;
+        const authorized = { ...conversation, registryAuthorized: true };
+        turn.working('Access to the private npm registry was granted; resuming.');
+        await runStep(turn, authorized, nextStep(authorized, turn.settings.scenario));
+      }
       return;
     case 'analyse': {
       const { manifest, targetNode, packageManager } = step;

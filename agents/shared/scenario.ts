@@ -9,6 +9,7 @@ export const SCENARIOS = [
   'message',
   'second-question',
   'auth-required',
+  'auth-out-of-band',
   'slow',
   'never-finish',
 ] as const;

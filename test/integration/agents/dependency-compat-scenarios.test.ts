@@ -1,7 +1,8 @@
-import { TaskState } from '@a2a-js/sdk';
+import { Role, TaskState } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE_MANIFEST, startDependencyCompatAgent, type RunningAgent } from '../../../agents/index.js';
+import { waitFor } from '../../helpers/wait.js';
 import {
   assembleArtifacts,
   connect,
@@ -137,6 +138,29 @@ describe.each(TRANSPORTS)('Dependency Compatibility Agent scenarios over %s', (t
     const resumed = await sendForTask(client, userMessage({ text: 'Done, authorized.', taskId: task?.id }));
     expect(resumed.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     await expect(drain(first)).rejects.toThrow(/Stream ordering violation/);
+  });
+
+  it('resumes an AUTH_REQUIRED task on its own when access is granted out of band', async () => {
+    const parked = await sendForTask(client, analyse({ metadata: { scenario: 'auth-out-of-band' } }));
+    expect(parked.status?.state).toBe(TaskState.TASK_STATE_AUTH_REQUIRED);
+    const done = await waitFor(async () => {
+      const task = await client.getTask({ tenant: '', id: parked.id });
+      return task.status?.state === TaskState.TASK_STATE_COMPLETED && task;
+    }, { what: 'the task to resume and complete', timeoutMs: 10_000 });
+    expect(textOfParts(done.artifacts[0]?.parts ?? [])).toContain('Node.js 24');
+    // No message was needed: the history holds the request and the agent's own messages only.
+    expect(done.history.filter((m) => m.role === Role.ROLE_USER)).toHaveLength(1);
+  });
+
+  it('streams an out-of-band resume on the stream that reached AUTH_REQUIRED', async () => {
+    const events = await streamAll(client, analyse({ metadata: { scenario: 'auth-out-of-band' } }));
+    expect(statusStates(events)).toEqual([
+      TaskState.TASK_STATE_WORKING,
+      TaskState.TASK_STATE_AUTH_REQUIRED,
+      TaskState.TASK_STATE_WORKING,
+      TaskState.TASK_STATE_WORKING,
+      TaskState.TASK_STATE_COMPLETED,
+    ]);
   });
 
   it('answers the TCK messageId prefixes', async () => {

@@ -84,6 +84,37 @@ describe('delegate in push mode', () => {
     );
   });
 
+  it('relays an AUTH_REQUIRED question and goes on once answered, driven by deliveries', async () => {
+    const client = await temporal.client();
+    const { handle, result } = await withPushWorker(temporal, agent, receiver.url, async (taskQueue) => {
+      const request = compatRequest({ mode: 'push', metadata: { scenario: 'auth-required' }, tracking: { pushSafetyNetInterval: '1 hour' } });
+      const handle = await startDelegate(client, taskQueue, request);
+      const auth = await waitForQuestion(handle);
+      expect(auth).toMatchObject({ state: 'TASK_STATE_AUTH_REQUIRED', text: expect.stringMatching(/private npm registry/) });
+      await handle.executeUpdate(answerUpdate, { args: [{ text: 'Access granted.' }] });
+      const input = await waitForQuestion(handle, auth);
+      expect(input).toMatchObject({ state: 'TASK_STATE_INPUT_REQUIRED', taskId: auth.taskId });
+      await handle.executeUpdate(answerUpdate, { args: [{ text: 'Node.js 24' }] });
+      return { handle, result: (await handle.result()) as DelegateResult };
+    });
+    expect(result).toMatchObject({ state: 'TASK_STATE_COMPLETED', rounds: 2 });
+    const events = await historyOf(handle);
+    expect(activitiesIn(events)).not.toContain('trackTask');
+    expect(events.some((e) => e.timerFiredEventAttributes)).toBe(false); // deliveries alone moved it along
+    expect(await pushConfigsAt(agent, result.taskId!)).toEqual([]);
+  });
+
+  it('completes when the agent resumes a task in AUTH_REQUIRED on its own, woken by its deliveries', async () => {
+    const client = await temporal.client();
+    const result = await withPushWorker(temporal, agent, receiver.url, async (taskQueue) => {
+      const request = compatRequest({ mode: 'push', text: 'Check for Node.js 24', metadata: { scenario: 'auth-out-of-band' }, tracking: { pushSafetyNetInterval: '1 hour' } });
+      const handle = await startDelegate(client, taskQueue, request);
+      return (await handle.result()) as DelegateResult;
+    });
+    expect(result).toMatchObject({ state: 'TASK_STATE_COMPLETED', rounds: 0 });
+    expect(artifactText(result.artifacts.find((a) => a.artifactId === 'compatibility-report')!)).toMatch(/Node\.js 24/);
+  });
+
   it('recovers a lost delivery with the safety-net read while the receiver is down', async () => {
     const client = await temporal.client();
     const down = await startReceiver(client);

@@ -55,9 +55,9 @@ describe('nextStep', () => {
     expect(nextStep({ ...base, targetNode: 24 }, undefined)).toMatchObject({ kind: 'analyse', targetNode: 24 });
   });
 
-  it('asks for registry authorization first in the auth-required scenario', () => {
-    expect(nextStep({ ...base, targetNode: 24 }, 'auth-required')).toMatchObject({ kind: 'ask', questionId: QUESTIONS.registryAuth, auth: true });
-    expect(nextStep({ ...base, targetNode: 24, registryAuthorized: true }, 'auth-required')).toMatchObject({ kind: 'analyse' });
+  it.each(['auth-required', 'auth-out-of-band'] as const)('asks for registry authorization first in the %s scenario', (scenario) => {
+    expect(nextStep({ ...base, targetNode: 24 }, scenario)).toMatchObject({ kind: 'ask', questionId: QUESTIONS.registryAuth, auth: true });
+    expect(nextStep({ ...base, targetNode: 24, registryAuthorized: true }, scenario)).toMatchObject({ kind: 'analyse' });
   });
 
   it('asks for the package manager after the version in the second-question scenario', () => {

@@ -4,14 +4,11 @@
  * and the workflow bundle (product + baseline workflows), built once for every worker.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { bundleWorkflowCode } from '@temporalio/worker';
 import { startDependencyCompatAgent, type RunningAgent } from '../agents/index.js';
 import { startDevServer, type DevServer } from '../platform/dev-server.js';
 import { freePort } from '../platform/free-port.js';
-import { cacheDir, packageRoot } from '../platform/paths.js';
+import { writeWorkflowBundle } from '../platform/workflow-bundle.js';
 import { ensureTemporalCli, type TemporalCli } from '../platform/temporal-cli.js';
 import { spawnBenchWorker, type BenchWorker, type BenchWorkerOptions } from './worker-process.js';
 
@@ -43,7 +40,7 @@ export async function startBenchEnv(options: BenchEnvOptions): Promise<BenchEnv>
   const extraArgs = Object.entries(options.dynamicConfig).flatMap(([key, value]) => ['--dynamic-config-value', `${key}=${JSON.stringify(value)}`]).concat(options.extraServerArgs ?? []);
   const [server, bundlePath, agent] = await Promise.all([
     startDevServer({ port: 0, uiPort: false, cliPath: cli.path, extraArgs }),
-    bundle(),
+    writeWorkflowBundle('bench/workflows/index.ts', 'bench'),
     startDependencyCompatAgent({ port: 0, workDelayMs: 0, chunkDelayMs: 0 }),
   ]);
   const connection = await Connection.connect({ address: server.address });
@@ -84,16 +81,4 @@ export async function startBenchEnv(options: BenchEnvOptions): Promise<BenchEnv>
       await server.stop();
     },
   };
-}
-
-async function bundle(): Promise<string> {
-  const { code } = await bundleWorkflowCode({
-    workflowsPath: join(packageRoot, 'bench', 'workflows', 'index.ts'),
-    logger: { trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error, log() {} },
-  });
-  const dir = join(cacheDir, 'bench');
-  mkdirSync(dir, { recursive: true });
-  const path = join(dir, `workflow-bundle-${process.pid}.js`);
-  writeFileSync(path, code);
-  return path;
 }

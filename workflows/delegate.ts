@@ -15,7 +15,7 @@ import {
   uuid4,
 } from '@temporalio/workflow';
 import { msToNumber } from '@temporalio/common/lib/time.js';
-import type { Message } from '../a2a/index.js';
+import type { Message, Task } from '../a2a/index.js';
 import type { TrackOutcome } from '../activities/index.js';
 import { delegationActivities, TRACKING_DEFAULTS } from './activity-proxies.js';
 import { followUntilDecided, waitForAnswer, type TrackContext } from './delegate-follow.js';
@@ -85,6 +85,24 @@ export async function delegate(input: DelegateInput): Promise<DelegateResult> {
     }
   };
 
+  /** Ends the delegation as completed, once the update handlers have finished. */
+  const complete = async () => {
+    state.setPhase('completed');
+    publish();
+    await condition(allHandlersFinished);
+  };
+  /** A direct Message reply instead of a task is the delegation's result. */
+  const messageResult = async (message: Message): Promise<DelegateResult> => {
+    await complete();
+    return { agent: input.agent, kind: 'message', contextId: message.contextId ?? contextId, message, artifacts: [], rounds: state.status.rounds };
+  };
+  /** Shows the task the agent created (or continued) for our message; returns its id. */
+  const adoptTask = (task: Task): string => {
+    state.status.taskId = task.id;
+    state.status.contextId = task.contextId ?? state.status.contextId;
+    return task.id;
+  };
+
   try {
     const resolved = input.resume?.resolved ?? (await acts.resolveAgent({ agent: input.agent }, `Resolve agent ${input.agent}`));
     const mode = !input.mode || input.mode === 'auto' ? resolved.autoMode : input.mode;
@@ -116,15 +134,8 @@ export async function delegate(input: DelegateInput): Promise<DelegateResult> {
           { agent, message, acceptedOutputModes: input.acceptedOutputModes, handled, ...rounds },
           `SendStreamingMessage to ${name}`,
         );
-        if (turn.kind === 'message') {
-          state.setPhase('completed');
-          publish();
-          await condition(allHandlersFinished);
-          return { agent: input.agent, kind: 'message', contextId: turn.message.contextId ?? contextId, message: turn.message, artifacts: [], rounds: state.status.rounds };
-        }
-        taskId = turn.task.id;
-        state.status.taskId = taskId;
-        state.status.contextId = turn.task.contextId ?? state.status.contextId;
+        if (turn.kind === 'message') return await messageResult(turn.message);
+        taskId = adoptTask(turn.task);
         const { kind: _kind, ...outcome } = turn;
         next = outcome.phase === 'running' ? undefined : outcome; // still running at the round's end: tracking rounds go on
       } else if (outgoing) {
@@ -137,15 +148,8 @@ export async function delegate(input: DelegateInput): Promise<DelegateResult> {
           acts.sendMessage({ agent: agent!, message, acceptedOutputModes: input.acceptedOutputModes }, `SendMessage to ${name}`),
         );
         outgoing = undefined;
-        if (sent.kind === 'message') {
-          state.setPhase('completed');
-          publish();
-          await condition(allHandlersFinished);
-          return { agent: input.agent, kind: 'message', contextId: sent.message.contextId ?? contextId, message: sent.message, artifacts: [], rounds: state.status.rounds };
-        }
-        taskId = sent.task.id;
-        state.status.taskId = taskId;
-        state.status.contextId = sent.task.contextId ?? state.status.contextId;
+        if (sent.kind === 'message') return await messageResult(sent.message);
+        taskId = adoptTask(sent.task);
         state.status.state = sent.task.status.state;
         // After an answer, the config is in place: a delivery will say when the task moves on.
         readFirst = mode !== 'push' || push?.taskId !== taskId || !stillOnIt(sent.task.status, handled);
@@ -178,9 +182,7 @@ export async function delegate(input: DelegateInput): Promise<DelegateResult> {
 
       if (outcome.phase === 'completed') {
         await releasePush();
-        state.setPhase('completed');
-        publish();
-        await condition(allHandlersFinished);
+        await complete();
         return {
           agent: input.agent,
           kind: 'task',

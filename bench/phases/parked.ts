@@ -12,7 +12,8 @@ import { visibilityListDelivery, waitingQuery } from '../delivery/visibility-lis
 import { round } from '../stats.js';
 import { startDelegation, temporalDelegation, type TemporalRun } from '../variants/temporal.js';
 import { ANSWER_TEXT } from '../scenario.js';
-import { mapLimit, waitUntil } from '../wait.js';
+import { waitFor } from '../../test/helpers/wait.js';
+import { mapLimit } from '../wait.js';
 
 export interface ParkedFigures {
   n: number;
@@ -60,7 +61,7 @@ export async function measureParked(env: BenchEnv, options: ParkedOptions): Prom
   const startedAt = performance.now();
   await mapLimit(options.count, options.startConcurrency, () => startDelegation(run, variant));
   options.log(`parked: ${options.count} started in ${((performance.now() - startedAt) / 1000).toFixed(1)} s; waiting for all to park`);
-  await waitUntil(async () => (await count(client, waitingQuery(taskQueue))) >= options.count, {
+  await waitFor(async () => (await count(client, waitingQuery(taskQueue))) >= options.count, {
     timeoutMs: 15 * 60_000,
     intervalMs: 250,
     what: `${options.count} parked delegations`,
@@ -74,7 +75,7 @@ export async function measureParked(env: BenchEnv, options: ParkedOptions): Prom
   await mapLimit(waiting.length, options.answerConcurrency, (i) => client.workflow.getHandle(waiting[i]!).signal(answerSignal, { text: ANSWER_TEXT }));
   options.log(`parked: ${waiting.length} answered in ${((performance.now() - parkedAt) / 1000).toFixed(1)} s; waiting for all to complete`);
   const done = `TaskQueue = "${taskQueue}" AND ExecutionStatus = "Completed"`;
-  await waitUntil(async () => (await count(client, done)) >= options.count + WARMUP, { timeoutMs: 15 * 60_000, intervalMs: 250, what: 'all parked delegations to complete' });
+  await waitFor(async () => (await count(client, done)) >= options.count + WARMUP, { timeoutMs: 15 * 60_000, intervalMs: 250, what: 'all parked delegations to complete' });
   const drainedAt = performance.now();
   const failed = await count(client, `TaskQueue = "${taskQueue}" AND ExecutionStatus != "Completed" AND ExecutionStatus != "Running"`);
   if (failed) throw new Error(`${failed} parked delegations did not complete`);

@@ -12,7 +12,7 @@ import type { AnswerDelivery } from '../delivery/answer-delivery.js';
 import { round } from '../stats.js';
 import { startDelegation, temporalDelegation, type TemporalRun } from '../variants/temporal.js';
 import { ANSWER_TEXT, type RemoteDelays } from '../scenario.js';
-import { waitUntil } from '../wait.js';
+import { waitFor } from '../../test/helpers/wait.js';
 
 export interface ResumeFigures {
   resume_after_kill_s: number;
@@ -40,7 +40,7 @@ export async function measureResume(env: BenchEnv, delivery: (taskQueue: string)
   const answeredAt = performance.now();
   await handle.signal(answerSignal, { text: ANSWER_TEXT });
   // In flight: the second round's tracking activity has heartbeated what the stream brought.
-  await waitUntil(async () => (await trackingProgress(handle))?.state === 'TASK_STATE_WORKING', { timeoutMs: 30_000, intervalMs: 20, what: 'the report stream' });
+  await waitFor(async () => (await trackingProgress(handle))?.state === 'TASK_STATE_WORKING', { timeoutMs: 30_000, intervalMs: 20, what: 'the report stream' });
   const killedAt = performance.now();
   await doomed.kill('SIGKILL');
   const rescuer = await env.spawnWorker(taskQueue);

@@ -2,12 +2,9 @@
  * Starts ONE Temporal dev server for the whole integration run (free ports, in memory, Web UI on)
  * and bundles the workflow code once; test files read both through `inject('temporal')`.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { bundleWorkflowCode } from '@temporalio/worker';
 import type { TestProject } from 'vitest/node';
 import { startDevServer } from '../../platform/dev-server.js';
-import { cacheDir, packageRoot } from '../../platform/paths.js';
+import { writeWorkflowBundle } from '../../platform/workflow-bundle.js';
 import { ensureTemporalCli } from '../../platform/temporal-cli.js';
 
 export interface TemporalTestContext {
@@ -28,7 +25,7 @@ export default async function setup(project: TestProject) {
   const cli = await ensureTemporalCli();
   const [server, workflowBundlePath] = await Promise.all([
     startDevServer({ port: 0, uiPort: 0, cliPath: cli.path }),
-    bundleOnce(),
+    writeWorkflowBundle('test/fixtures/workflows.ts', 'test'),
   ]);
   project.provide('temporal', {
     address: server.address,
@@ -38,16 +35,4 @@ export default async function setup(project: TestProject) {
     workflowBundlePath,
   });
   return () => server.stop();
-}
-
-async function bundleOnce(): Promise<string> {
-  const { code } = await bundleWorkflowCode({
-    workflowsPath: join(packageRoot, 'test', 'fixtures', 'workflows.ts'),
-    logger: { trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error, log() {} },
-  });
-  const dir = join(cacheDir, 'test');
-  mkdirSync(dir, { recursive: true });
-  const path = join(dir, `workflow-bundle-${process.pid}.js`);
-  writeFileSync(path, code);
-  return path;
 }

@@ -2,13 +2,16 @@
 import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import prettier from 'eslint-config-prettier';
 
 /** Everything a workflow must not import as a value: it would break determinism or the sandbox. */
 const sandboxBans = [
-  ...builtinModules.flatMap((m) => [m, `node:${m}`]).map((name) => ({
-    name,
-    message: 'Workflows run in a deterministic sandbox: Node built-ins are not available there.',
-  })),
+  ...builtinModules
+    .flatMap((m) => [m, `node:${m}`])
+    .map((name) => ({
+      name,
+      message: 'Workflows run in a deterministic sandbox: Node built-ins are not available there.',
+    })),
   { name: 'undici', message: 'Workflows do no I/O: network calls belong in activities/.' },
 ];
 
@@ -19,7 +22,13 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
-      globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly' },
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        URL: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+      },
     },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
@@ -55,4 +64,6 @@ export default tseslint.config(
     files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
   },
+  // Layout is Prettier's (npm run format): switch off the stylistic rules it would fight with.
+  prettier,
 );

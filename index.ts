@@ -28,7 +28,13 @@ export {
   type TrackProgress,
 } from './activities/index.js';
 export { pendingActivities, trackingProgress } from './client/tracking-progress.js';
-export { readStatus, type StatusView, type DelegationView, type ArtifactView, type QuestionView } from './client/status-view.js';
+export {
+  readStatus,
+  type StatusView,
+  type DelegationView,
+  type ArtifactView,
+  type QuestionView,
+} from './client/status-view.js';
 export { ensureTemporalCli, type TemporalCli, type TemporalCliRoute } from './platform/temporal-cli.js';
 export { startDevServer, type DevServer, type DevServerOptions } from './platform/dev-server.js';
 export { ensureSearchAttributes } from './platform/search-attributes-setup.js';

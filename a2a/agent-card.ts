@@ -61,7 +61,10 @@ export function agentCardUrl(baseOrCardUrl: string): string {
  * @throws HttpStatusError, ConnectionError, TransportTimeoutError, AbortedError,
  *   InvalidResponseError (not JSON, or not a card).
  */
-export async function fetchAgentCard(baseOrCardUrl: string, options: FetchAgentCardOptions = {}): Promise<FetchedAgentCard> {
+export async function fetchAgentCard(
+  baseOrCardUrl: string,
+  options: FetchAgentCardOptions = {},
+): Promise<FetchedAgentCard> {
   const cardUrl = agentCardUrl(baseOrCardUrl);
   const context: ErrorContext = { operation: 'GetAgentCard', agentUrl: displayUrl(cardUrl) };
   const http = new HttpClient({
@@ -73,7 +76,10 @@ export async function fetchAgentCard(baseOrCardUrl: string, options: FetchAgentC
   const previous = options.previous?.cardUrl === cardUrl ? options.previous : undefined;
   if (previous?.etag) headers['if-none-match'] = previous.etag;
   if (previous?.lastModified) headers['if-modified-since'] = previous.lastModified;
-  const res = await http.unary({ method: 'GET', url: cardUrl, headers, context, signal: options.signal }, options.timeoutMs);
+  const res = await http.unary(
+    { method: 'GET', url: cardUrl, headers, context, signal: options.signal },
+    options.timeoutMs,
+  );
   const maxAgeSeconds = parseMaxAge(headerValue(res.headers, 'cache-control'));
   if (res.status === 304 && previous) {
     return maxAgeSeconds === undefined ? previous : { ...previous, maxAgeSeconds };
@@ -92,7 +98,10 @@ export async function fetchAgentCard(baseOrCardUrl: string, options: FetchAgentC
 /** `max-age=N` in seconds; 0 for `no-cache` / `no-store`; undefined when absent. */
 export function parseMaxAge(cacheControl: string | undefined): number | undefined {
   if (!cacheControl) return undefined;
-  const directives = cacheControl.toLowerCase().split(',').map((d) => d.trim());
+  const directives = cacheControl
+    .toLowerCase()
+    .split(',')
+    .map((d) => d.trim());
   if (directives.includes('no-store') || directives.includes('no-cache')) return 0;
   for (const d of directives) {
     const match = /^max-age=(\d+)$/.exec(d);
@@ -166,7 +175,9 @@ export function selectInterface(card: AgentCard, prefer: InterfacePreference = {
     }
   });
   if (best) return (best as { selected: SelectedInterface }).selected;
-  const offered = card.supportedInterfaces.map((i) => `${i.protocolBinding} ${i.protocolVersion} at ${displayUrl(i.url)}`);
+  const offered = card.supportedInterfaces.map(
+    (i) => `${i.protocolBinding} ${i.protocolVersion} at ${displayUrl(i.url)}`,
+  );
   throw new NoUsableInterfaceError(offered, { wanted: `${bindings.join(' or ')}, ${versions.join(' or ')}` });
 }
 

@@ -41,7 +41,10 @@ export interface A2AClientOptions {
 
 /** A card (its best interface is used) or an interface chosen earlier (the card is then optional). */
 export type A2AClientTarget =
-  | { card: AgentCard; /** The interface to use; default: {@link selectInterface}(card). */ endpoint?: SelectedInterface }
+  | {
+      card: AgentCard;
+      /** The interface to use; default: {@link selectInterface}(card). */ endpoint?: SelectedInterface;
+    }
   | { card?: AgentCard; endpoint: SelectedInterface };
 
 /**
@@ -74,7 +77,8 @@ export interface A2AClient {
 /** The transport for an interface: binding × protocol version. */
 export function createTransport(options: BindingOptions): Transport {
   const { binding, protocolVersion } = options.endpoint;
-  if (binding === 'HTTP+JSON') return protocolVersion === '1.0' ? new HttpJsonTransport(options) : new LegacyHttpJsonTransport(options);
+  if (binding === 'HTTP+JSON')
+    return protocolVersion === '1.0' ? new HttpJsonTransport(options) : new LegacyHttpJsonTransport(options);
   return protocolVersion === '1.0' ? new JsonRpcTransport(options) : new LegacyJsonRpcTransport(options);
 }
 

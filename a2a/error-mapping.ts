@@ -44,8 +44,9 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 /** The first ErrorInfo whose reason we know (A2A domain preferred). */
 function knownReason(infos: ErrorInfo[]): ErrorInfo | undefined {
   return (
-    infos.find((i) => PROTOCOL_ERRORS_BY_REASON.has(i.reason) && (i.domain === undefined || i.domain === 'a2a-protocol.org')) ??
-    infos.find((i) => PROTOCOL_ERRORS_BY_REASON.has(i.reason))
+    infos.find(
+      (i) => PROTOCOL_ERRORS_BY_REASON.has(i.reason) && (i.domain === undefined || i.domain === 'a2a-protocol.org'),
+    ) ?? infos.find((i) => PROTOCOL_ERRORS_BY_REASON.has(i.reason))
   );
 }
 
@@ -71,7 +72,11 @@ export function errorFromJsonRpcError(error: unknown, scope: ErrorScope, httpSta
   const byReason = info ? PROTOCOL_ERRORS_BY_REASON.get(info.reason) : undefined;
   if (byReason) return new byReason({ ...ctx, ...extra });
   if (code !== undefined && JsonRpcProtocolError.isStandardCode(code)) {
-    return new JsonRpcProtocolError(code, { ...ctx, agentMessage, ...(httpStatus !== undefined ? { httpStatus } : {}) });
+    return new JsonRpcProtocolError(code, {
+      ...ctx,
+      agentMessage,
+      ...(httpStatus !== undefined ? { httpStatus } : {}),
+    });
   }
   const reason = infos[0]?.reason;
   return new UnknownAgentError({
@@ -109,10 +114,16 @@ export function errorFromRpcStatus(body: unknown, scope: ErrorScope, httpStatus?
   }
   // The official SDK's "request malformed" (bad JSON, missing messageId) has reason INVALID_PARAMS.
   if (infos.some((i) => i.reason === 'INVALID_PARAMS') || (statusName === 'INVALID_ARGUMENT' && infos.length === 0)) {
-    return new JsonRpcProtocolError(-32602, { ...ctx, agentMessage, ...(http !== undefined ? { httpStatus: http } : {}) });
+    return new JsonRpcProtocolError(-32602, {
+      ...ctx,
+      agentMessage,
+      ...(http !== undefined ? { httpStatus: http } : {}),
+    });
   }
-  if (statusName === 'UNAUTHENTICATED' || http === 401) return new UnauthenticatedError({ ...ctx, ...(http !== undefined ? { httpStatus: http } : {}) });
-  if (statusName === 'PERMISSION_DENIED' || http === 403) return new PermissionDeniedError({ ...ctx, ...(http !== undefined ? { httpStatus: http } : {}) });
+  if (statusName === 'UNAUTHENTICATED' || http === 401)
+    return new UnauthenticatedError({ ...ctx, ...(http !== undefined ? { httpStatus: http } : {}) });
+  if (statusName === 'PERMISSION_DENIED' || http === 403)
+    return new PermissionDeniedError({ ...ctx, ...(http !== undefined ? { httpStatus: http } : {}) });
   const reason = infos[0]?.reason ?? statusName;
   return new UnknownAgentError({
     ...ctx,
@@ -149,9 +160,11 @@ export function errorFromHttpResponse(
   if (isRecord(body)) {
     const fromStatus = errorFromRpcStatus(body, scope, status);
     if (fromStatus) return fromStatus;
-    if (isRecord(body.error) && typeof body.error.code === 'number') return errorFromJsonRpcError(body.error, scope, status);
+    if (isRecord(body.error) && typeof body.error.code === 'number')
+      return errorFromJsonRpcError(body.error, scope, status);
     // 0.3 HTTP+JSON error body: the JSON-RPC error object itself.
-    if (typeof body.code === 'number' && typeof body.message === 'string') return errorFromJsonRpcError(body, scope, status);
+    if (typeof body.code === 'number' && typeof body.message === 'string')
+      return errorFromJsonRpcError(body, scope, status);
   }
   const snippet = scrub(text.trim().slice(0, 200), scope);
   return new HttpStatusError(status, { ...ctx, ...(snippet ? { bodySnippet: snippet } : {}) });
@@ -172,7 +185,12 @@ export function parseRetryAfter(value: string | undefined, now: number = Date.no
   return Math.max(0, date - now);
 }
 
-const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+const TIMEOUT_CODES = new Set([
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'ETIMEDOUT',
+]);
 
 /** The system or undici code of a network error (looking through `cause` and AggregateError). */
 export function networkErrorCode(error: unknown): string | undefined {
@@ -211,5 +229,10 @@ export function errorFromNetwork(
   if (code === undefined) return undefined;
   const ctx = context(scope);
   if (TIMEOUT_CODES.has(code)) return new TransportTimeoutError({ ...ctx, cause: error });
-  return new ConnectionError({ ...ctx, systemCode: code, cause: error, ...(options.midStream ? { midStream: true } : {}) });
+  return new ConnectionError({
+    ...ctx,
+    systemCode: code,
+    cause: error,
+    ...(options.midStream ? { midStream: true } : {}),
+  });
 }

@@ -304,7 +304,8 @@ const JSON_RPC_STANDARD: Record<number, { code: string; summary: string; advice:
   [-32601]: {
     code: 'METHOD_NOT_FOUND',
     summary: 'the agent does not know this method',
-    advice: 'check the protocolVersion of the interface in the agent card (1.0 methods look like SendMessage, 0.3 ones like message/send)',
+    advice:
+      'check the protocolVersion of the interface in the agent card (1.0 methods look like SendMessage, 0.3 ones like message/send)',
     retryable: false,
   },
   [-32602]: {
@@ -362,7 +363,13 @@ export class UnknownAgentError extends A2AError {
   readonly agentMessage: string;
 
   constructor(
-    init: ErrorContext & { rpcCode?: number; reason?: string; httpStatus?: number; agentMessage?: string; cause?: unknown },
+    init: ErrorContext & {
+      rpcCode?: number;
+      reason?: string;
+      httpStatus?: number;
+      agentMessage?: string;
+      cause?: unknown;
+    },
   ) {
     const agentMessage = init.agentMessage ?? '';
     const what = [
@@ -449,7 +456,16 @@ brand(ConnectionError, 'ConnectionError');
 /** A non-2xx HTTP answer that carried no A2A error. 5xx (and 408) are retryable, other 4xx not. */
 export class HttpStatusError extends A2AError {
   readonly status: number;
-  constructor(status: number, init: ErrorContext & { bodySnippet?: string; cause?: unknown; code?: string; retryAfterMs?: number; message?: string }) {
+  constructor(
+    status: number,
+    init: ErrorContext & {
+      bodySnippet?: string;
+      cause?: unknown;
+      code?: string;
+      retryAfterMs?: number;
+      message?: string;
+    },
+  ) {
     const retryable = status >= 500 || status === 408 || status === 429;
     const body = init.bodySnippet ? ` (${quote(init.bodySnippet)})` : '';
     const advice =

@@ -68,7 +68,14 @@ export class RestConnection {
     return { operation, agentUrl: this.agentUrl, what, protocolVersion: this.protocolVersion };
   }
 
-  private request(method: HttpRequest['method'], path: string, operation: string, body: unknown, query: Query, signal?: AbortSignal): HttpRequest {
+  private request(
+    method: HttpRequest['method'],
+    path: string,
+    operation: string,
+    body: unknown,
+    query: Query,
+    signal?: AbortSignal,
+  ): HttpRequest {
     const req: HttpRequest = {
       method,
       url: `${this.base}${path}`,
@@ -96,7 +103,8 @@ export class RestConnection {
       this.request(method, path, operation, init.body, init.query, o.signal),
       o.timeoutMs ?? this.options.timeoutMs,
     );
-    if (res.status < 200 || res.status >= 300) throw errorFromHttpResponse(res.status, res.headers, res.text, res.scope);
+    if (res.status < 200 || res.status >= 300)
+      throw errorFromHttpResponse(res.status, res.headers, res.text, res.scope);
     if (res.status === 204 || res.text.trim() === '') return undefined;
     return parseJsonText(res.text, this.parseContext(operation, 'response body'));
   }
@@ -167,14 +175,24 @@ export class HttpJsonTransport implements Transport {
   private readonly rest: RestConnection;
 
   constructor(options: BindingOptions) {
-    this.rest = new RestConnection(options, { 'a2a-version': '1.0' }, '1.0', '', 'application/a2a+json, application/json');
+    this.rest = new RestConnection(
+      options,
+      { 'a2a-version': '1.0' },
+      '1.0',
+      '',
+      'application/a2a+json, application/json',
+    );
   }
 
   private decoder = (scope: ErrorScope): StreamDecoder => ({
     decode: (json): DecodedEvent => {
       const error = embeddedError(json, scope, STREAM_KEYS);
       if (error) throw error;
-      const response = parseWire(StreamResponseSchema, json, this.rest.parseContext(scope.operation ?? '', 'StreamResponse'));
+      const response = parseWire(
+        StreamResponseSchema,
+        json,
+        this.rest.parseContext(scope.operation ?? '', 'StreamResponse'),
+      );
       return { response, final: 'message' in response };
     },
     error: (json) => restErrorEvent(json, scope),
@@ -190,7 +208,13 @@ export class HttpJsonTransport implements Transport {
   }
 
   async getTask(req: GetTaskParams, o?: CallOptions) {
-    const body = await this.rest.call('GET', `/tasks/${seg(req.id)}`, 'GetTask', { query: { historyLength: req.historyLength } }, o);
+    const body = await this.rest.call(
+      'GET',
+      `/tasks/${seg(req.id)}`,
+      'GetTask',
+      { query: { historyLength: req.historyLength } },
+      o,
+    );
     return parseWire(TaskSchema, body, this.rest.parseContext('GetTask', 'Task'));
   }
 
@@ -222,13 +246,25 @@ export class HttpJsonTransport implements Transport {
   async createPushConfig(cfg: TaskPushNotificationConfig, o?: CallOptions) {
     const op = 'CreateTaskPushNotificationConfig';
     const { tenant: _tenant, ...config } = cfg;
-    const body = await this.rest.call('POST', `/tasks/${seg(cfg.taskId ?? '')}/pushNotificationConfigs`, op, { body: config }, o);
+    const body = await this.rest.call(
+      'POST',
+      `/tasks/${seg(cfg.taskId ?? '')}/pushNotificationConfigs`,
+      op,
+      { body: config },
+      o,
+    );
     return parseWire(TaskPushNotificationConfigSchema, body, this.rest.parseContext(op, 'TaskPushNotificationConfig'));
   }
 
   async getPushConfig(req: PushConfigRef, o?: CallOptions) {
     const op = 'GetTaskPushNotificationConfig';
-    const body = await this.rest.call('GET', `/tasks/${seg(req.taskId)}/pushNotificationConfigs/${seg(req.id)}`, op, {}, o);
+    const body = await this.rest.call(
+      'GET',
+      `/tasks/${seg(req.taskId)}/pushNotificationConfigs/${seg(req.id)}`,
+      op,
+      {},
+      o,
+    );
     return parseWire(TaskPushNotificationConfigSchema, body, this.rest.parseContext(op, 'TaskPushNotificationConfig'));
   }
 
@@ -241,7 +277,9 @@ export class HttpJsonTransport implements Transport {
       body ?? {},
       this.rest.parseContext(op, 'ListTaskPushNotificationConfigsResponse'),
     );
-    return parsed.nextPageToken ? { configs: parsed.configs, nextPageToken: parsed.nextPageToken } : { configs: parsed.configs };
+    return parsed.nextPageToken
+      ? { configs: parsed.configs, nextPageToken: parsed.nextPageToken }
+      : { configs: parsed.configs };
   }
 
   async deletePushConfig(req: PushConfigRef, o?: CallOptions): Promise<void> {
@@ -250,4 +288,3 @@ export class HttpJsonTransport implements Transport {
     await this.rest.call('DELETE', `/tasks/${seg(req.taskId)}/pushNotificationConfigs/${seg(req.id)}`, op, {}, o);
   }
 }
-

@@ -13,7 +13,13 @@
  */
 import { request, type Dispatcher } from 'undici';
 import { resolveAuth, secretsOf, type AuthResolver } from './auth.js';
-import { AbortedError, StreamIdleTimeoutError, TransportTimeoutError, type A2AError, type ErrorContext } from './errors.js';
+import {
+  AbortedError,
+  StreamIdleTimeoutError,
+  TransportTimeoutError,
+  type A2AError,
+  type ErrorContext,
+} from './errors.js';
 import { errorFromNetwork, type ErrorScope } from './error-mapping.js';
 
 export interface HttpClientOptions {
@@ -103,7 +109,12 @@ export class HttpClient {
         ...(this.options.dispatcher ? { dispatcher: this.options.dispatcher } : {}),
       });
       const text = await res.body.text();
-      return { status: res.statusCode, headers: res.headers, text, scope: { ...req.context, secrets: prepared.secrets } };
+      return {
+        status: res.statusCode,
+        headers: res.headers,
+        text,
+        scope: { ...req.context, secrets: prepared.secrets },
+      };
     } catch (error) {
       throw guard.classify(error, { ...req.context, secrets: prepared.secrets }, { timeoutMs });
     } finally {
@@ -159,7 +170,9 @@ export class HttpClient {
     };
   }
 
-  private async prepare(req: HttpRequest): Promise<{ url: string; headers: Record<string, string>; secrets: string[] }> {
+  private async prepare(
+    req: HttpRequest,
+  ): Promise<{ url: string; headers: Record<string, string>; secrets: string[] }> {
     const auth = await resolveAuth(this.options.auth);
     const url = new URL(req.url);
     for (const [key, value] of Object.entries(req.query ?? {})) {
@@ -234,11 +247,18 @@ class AbortGuard {
       case 'caller':
         return new AbortedError({ ...ctx, cause: this.callerSignal?.reason });
       case 'timeout':
-        return new TransportTimeoutError({ ...ctx, ...(details.timeoutMs !== undefined ? { timeoutMs: details.timeoutMs } : {}) });
+        return new TransportTimeoutError({
+          ...ctx,
+          ...(details.timeoutMs !== undefined ? { timeoutMs: details.timeoutMs } : {}),
+        });
       case 'idle':
         return new StreamIdleTimeoutError({ ...ctx, idleTimeoutMs: details.idleTimeoutMs ?? 0 });
       default: {
-        const mapped: A2AError | undefined = errorFromNetwork(error, scope, details.midStream ? { midStream: true } : {});
+        const mapped: A2AError | undefined = errorFromNetwork(
+          error,
+          scope,
+          details.midStream ? { midStream: true } : {},
+        );
         return mapped ?? error;
       }
     }

@@ -79,7 +79,8 @@ export class JsonRpcConnection {
       },
       o.timeoutMs ?? this.options.timeoutMs,
     );
-    if (res.status < 200 || res.status >= 300) throw errorFromHttpResponse(res.status, res.headers, res.text, res.scope);
+    if (res.status < 200 || res.status >= 300)
+      throw errorFromHttpResponse(res.status, res.headers, res.text, res.scope);
     const json = parseJsonText(res.text, this.parseContext(operation, 'JSON-RPC response'));
     return this.result(json, operation, res.scope);
   }
@@ -137,11 +138,16 @@ export class JsonRpcConnection {
 }
 
 /** An `event: error` payload on a JSON-RPC stream: a JSON-RPC error response (or, leniently, a google.rpc.Status). */
-export function jsonRpcErrorEvent(json: unknown, scope: { operation: string; agentUrl: string; secrets: readonly string[] }): A2AError {
+export function jsonRpcErrorEvent(
+  json: unknown,
+  scope: { operation: string; agentUrl: string; secrets: readonly string[] },
+): A2AError {
   if (isRecord(json) && isRecord(json.error) && typeof json.error.code === 'number' && !('status' in json.error)) {
     return errorFromJsonRpcError(json.error, scope);
   }
-  return errorFromRpcStatus(json, scope) ?? new UnknownAgentError({ operation: scope.operation, agentUrl: scope.agentUrl });
+  return (
+    errorFromRpcStatus(json, scope) ?? new UnknownAgentError({ operation: scope.operation, agentUrl: scope.agentUrl })
+  );
 }
 
 /** A2A 1.0 over JSON-RPC. */
@@ -165,7 +171,13 @@ export class JsonRpcTransport implements Transport {
   }
 
   sendStreamingMessage(req: SendMessageRequest, o?: StreamOptions) {
-    return this.rpc.stream('SendStreamingMessage', { ...this.tenant, ...req }, 'SendStreamingMessage', this.decodeEvent, o);
+    return this.rpc.stream(
+      'SendStreamingMessage',
+      { ...this.tenant, ...req },
+      'SendStreamingMessage',
+      this.decodeEvent,
+      o,
+    );
   }
 
   async getTask(req: GetTaskParams, o?: CallOptions) {
@@ -207,7 +219,9 @@ export class JsonRpcTransport implements Transport {
       result ?? {},
       this.rpc.parseContext(op, 'ListTaskPushNotificationConfigsResponse'),
     );
-    return parsed.nextPageToken ? { configs: parsed.configs, nextPageToken: parsed.nextPageToken } : { configs: parsed.configs };
+    return parsed.nextPageToken
+      ? { configs: parsed.configs, nextPageToken: parsed.nextPageToken }
+      : { configs: parsed.configs };
   }
 
   async deletePushConfig(req: PushConfigRef, o?: CallOptions): Promise<void> {

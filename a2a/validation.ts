@@ -32,11 +32,14 @@ function throwInvalid(message: string, ctx: ErrorContext, path: string, cause: u
 /** Throws the InvalidResponseError for a body that is not JSON at all. */
 export function invalidJson(text: string, ctx: ParseContext, cause?: unknown): InvalidResponseError {
   const body = text.trim() === '' ? 'an empty body' : `a body that is not JSON (${quote(text.trim(), 60)})`;
-  return new InvalidResponseError(`${where(ctx, 'from')} returned ${body} where a ${ctx.what} was expected; ${advice(ctx)}.`, {
-    ...ctx,
-    path: '',
-    cause,
-  });
+  return new InvalidResponseError(
+    `${where(ctx, 'from')} returned ${body} where a ${ctx.what} was expected; ${advice(ctx)}.`,
+    {
+      ...ctx,
+      path: '',
+      cause,
+    },
+  );
 }
 
 /** Parses a JSON text, or throws an InvalidResponseError. */

@@ -92,7 +92,7 @@ export class AgentRegistry {
       throw new AgentNotConfiguredError(
         `Agent "${nameOrUrl}" is not in ${this.source}` +
           (known.length ? ` (it has: ${known.join(', ')})` : ' (it lists no agents)') +
-          '; add it there, or pass the agent\'s URL instead of a name.',
+          "; add it there, or pass the agent's URL instead of a name.",
       );
     }
     return { name: nameOrUrl, url: entry.url, auth: this.authOf(nameOrUrl, entry) };
@@ -121,7 +121,9 @@ export function loadAgentRegistry(path: string, env: NodeJS.ProcessEnv = process
   try {
     json = JSON.parse(readFileSync(absolute, 'utf8'));
   } catch (err) {
-    throw new AgentsFileError(`Cannot read the agents file ${absolute}: ${(err as Error).message}. Check the path (A2A_AGENTS_FILE or --agents-file).`);
+    throw new AgentsFileError(
+      `Cannot read the agents file ${absolute}: ${(err as Error).message}. Check the path (A2A_AGENTS_FILE or --agents-file).`,
+    );
   }
   const parsed = AgentsFileSchema.safeParse(json);
   if (!parsed.success) {

@@ -22,7 +22,8 @@ export async function cancelTask(deps: ActivityDeps, { agent, taskId }: CancelTa
       return withoutHistory(await client.cancelTask({ id: taskId }, { signal }));
     } catch (err) {
       if (err instanceof TaskNotFoundError) return undefined;
-      if (err instanceof TaskNotCancelableError) return withoutHistory(await client.getTask({ id: taskId, historyLength: 0 }, { signal }));
+      if (err instanceof TaskNotCancelableError)
+        return withoutHistory(await client.getTask({ id: taskId, historyLength: 0 }, { signal }));
       throw err;
     }
   });

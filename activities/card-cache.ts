@@ -15,14 +15,25 @@ export class AgentCardCache {
   private readonly entries = new Map<string, Entry>();
 
   constructor(
-    private readonly options: { dispatcher?: Dispatcher; now?: () => number; /** @default 60 */ defaultMaxAgeSeconds?: number } = {},
+    private readonly options: {
+      dispatcher?: Dispatcher;
+      now?: () => number;
+      /** @default 60 */ defaultMaxAgeSeconds?: number;
+    } = {},
   ) {}
 
-  async get(url: string, request: { signal?: AbortSignal; auth?: AuthResolver; timeoutMs?: number }): Promise<FetchedAgentCard> {
+  async get(
+    url: string,
+    request: { signal?: AbortSignal; auth?: AuthResolver; timeoutMs?: number },
+  ): Promise<FetchedAgentCard> {
     const now = this.options.now ?? Date.now;
     const cached = this.entries.get(url);
     if (cached && cached.expiresAt > now()) return cached.fetched;
-    const fetched = await fetchAgentCard(url, { ...request, dispatcher: this.options.dispatcher, previous: cached?.fetched });
+    const fetched = await fetchAgentCard(url, {
+      ...request,
+      dispatcher: this.options.dispatcher,
+      previous: cached?.fetched,
+    });
     const maxAge = fetched.maxAgeSeconds ?? this.options.defaultMaxAgeSeconds ?? 60;
     this.entries.set(url, { fetched, expiresAt: now() + maxAge * 1000 });
     return fetched;

@@ -27,5 +27,8 @@ export interface WebhookDeps {
 /** An A2A client for `agent`, with its credential resolved from the registry on every request. */
 export function clientFor(deps: ActivityDeps, agent: AgentRef): A2AClient {
   const { auth } = deps.registry.locate(agent.name);
-  return createA2AClient({ endpoint: agent.endpoint }, { dispatcher: deps.dispatcher, auth, timeoutMs: deps.requestTimeoutMs });
+  return createA2AClient(
+    { endpoint: agent.endpoint },
+    { dispatcher: deps.dispatcher, auth, timeoutMs: deps.requestTimeoutMs },
+  );
 }

@@ -16,7 +16,11 @@ import { AgentNotConfiguredError, AgentsFileError, CredentialMissingError } from
 export function toActivityFailure(err: unknown, agent: string, details?: unknown): Error {
   if (err instanceof ApplicationFailure) return err;
   if (err instanceof CancelledFailure || isCancelled()) {
-    return new CancelledFailure('the activity was cancelled', details === undefined ? undefined : [details], err instanceof Error ? err : undefined);
+    return new CancelledFailure(
+      'the activity was cancelled',
+      details === undefined ? undefined : [details],
+      err instanceof Error ? err : undefined,
+    );
   }
   if (err instanceof A2AError) {
     return ApplicationFailure.create({

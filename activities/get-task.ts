@@ -21,7 +21,9 @@ export async function getTask(deps: ActivityDeps, input: GetTaskInput): Promise<
   return asActivity(input.agent.name, async () => {
     const client = clientFor(deps, input.agent);
     const view = new TaskView(input.taskId, undefined);
-    view.snapshot(await client.getTask({ id: input.taskId, historyLength: 0 }, { signal: Context.current().cancellationSignal }));
+    view.snapshot(
+      await client.getTask({ id: input.taskId, historyLength: 0 }, { signal: Context.current().cancellationSignal }),
+    );
     const phase = decide(view.status, input.handled);
     if (phase) return withinPayloadLimit(view.outcome(phase), input.agent.name, input.taskId);
     const { task, ...running } = view.outcome('running');

@@ -30,7 +30,10 @@ export interface PushRegistration {
  * receiver with `Authorization: Bearer <credential>` (and 0.3 agents that only know `token` with
  * `X-A2A-Notification-Token`).
  */
-export async function registerPushConfig(deps: ActivityDeps, { agent, taskId, configId }: PushConfigInput): Promise<PushRegistration> {
+export async function registerPushConfig(
+  deps: ActivityDeps,
+  { agent, taskId, configId }: PushConfigInput,
+): Promise<PushRegistration> {
   const webhook = deps.webhook;
   if (!webhook) {
     throw ApplicationFailure.nonRetryable(
@@ -41,7 +44,10 @@ export async function registerPushConfig(deps: ActivityDeps, { agent, taskId, co
   const context = Context.current();
   const workflowId = context.info.workflowExecution?.workflowId;
   if (!workflowId) {
-    throw ApplicationFailure.nonRetryable('registerPushConfig runs only on behalf of a workflow: the webhook URL names the workflow to notify.', FailureType.pushUnavailable);
+    throw ApplicationFailure.nonRetryable(
+      'registerPushConfig runs only on behalf of a workflow: the webhook URL names the workflow to notify.',
+      FailureType.pushUnavailable,
+    );
   }
   let credential: string;
   try {
@@ -69,10 +75,16 @@ export async function registerPushConfig(deps: ActivityDeps, { agent, taskId, co
 }
 
 /** `DeleteTaskPushNotificationConfig`, idempotent: a config or task the agent no longer knows is fine. */
-export async function deletePushConfig(deps: ActivityDeps, { agent, taskId, configId }: PushConfigInput): Promise<void> {
+export async function deletePushConfig(
+  deps: ActivityDeps,
+  { agent, taskId, configId }: PushConfigInput,
+): Promise<void> {
   return asActivity(agent.name, async () => {
     try {
-      await clientFor(deps, agent).deletePushConfig({ taskId, id: configId }, { signal: Context.current().cancellationSignal });
+      await clientFor(deps, agent).deletePushConfig(
+        { taskId, id: configId },
+        { signal: Context.current().cancellationSignal },
+      );
     } catch (err) {
       if (err instanceof TaskNotFoundError) return;
       throw err;

@@ -11,7 +11,9 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  */
 export function pushCredential(secret: string, workflowId: string, taskId: string): string {
   if (workflowId.includes('\n') || taskId.includes('\n')) {
-    throw new Error('A workflow id or task id with a line feed cannot be given a push credential; use ids without line breaks.');
+    throw new Error(
+      'A workflow id or task id with a line feed cannot be given a push credential; use ids without line breaks.',
+    );
   }
   return createHmac('sha256', secret).update(`${workflowId}\n${taskId}`).digest('base64url');
 }
@@ -20,7 +22,12 @@ export function pushCredential(secret: string, workflowId: string, taskId: strin
  * True when `given` is the credential of (`workflowId`, `taskId`) under one of `secrets` (the
  * current one first, then those being rotated out). Compared in constant time.
  */
-export function isPushCredential(given: string, secrets: readonly string[], workflowId: string, taskId: string): boolean {
+export function isPushCredential(
+  given: string,
+  secrets: readonly string[],
+  workflowId: string,
+  taskId: string,
+): boolean {
   if (workflowId.includes('\n') || taskId.includes('\n')) return false;
   const presented = Buffer.from(given, 'utf8');
   let valid = false;

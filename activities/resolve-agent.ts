@@ -22,7 +22,8 @@ export async function resolveAgent(deps: ActivityDeps, { agent }: ResolveAgentIn
       timeoutMs: deps.requestTimeoutMs,
     });
     const endpoint = selectInterface(card);
-    const autoMode = card.capabilities.pushNotifications && deps.webhook ? 'push' : card.capabilities.streaming ? 'stream' : 'poll';
+    const autoMode =
+      card.capabilities.pushNotifications && deps.webhook ? 'push' : card.capabilities.streaming ? 'stream' : 'poll';
     return { name: agent, cardUrl, card, endpoint, autoMode };
   });
 }

@@ -32,7 +32,10 @@ export async function sendMessage(deps: ActivityDeps, input: SendMessageInput): 
     if (context.info.attempt > 1) {
       const existing = await findSentTask(client, input.message, signal);
       if (existing) {
-        log.info('adopted the task created by an earlier attempt', { taskId: existing.id, messageId: input.message.messageId });
+        log.info('adopted the task created by an earlier attempt', {
+          taskId: existing.id,
+          messageId: input.message.messageId,
+        });
         return { kind: 'task', task: withoutHistory(existing), adopted: true };
       }
     }
@@ -58,7 +61,11 @@ export async function sendMessage(deps: ActivityDeps, input: SendMessageInput): 
  * ListTasks (A2A 0.3) cannot be asked for a new conversation: the message is then sent again
  * (at-least-once), which the README states.
  */
-export async function findSentTask(client: A2AClient, message: Message, signal: AbortSignal): Promise<Task | undefined> {
+export async function findSentTask(
+  client: A2AClient,
+  message: Message,
+  signal: AbortSignal,
+): Promise<Task | undefined> {
   const holds = (task: Task) => task.history?.some((m) => m.messageId === message.messageId) ?? false;
   if (message.taskId) {
     const task = await client.getTask({ id: message.taskId, historyLength: LOOKBACK }, { signal });
@@ -66,7 +73,10 @@ export async function findSentTask(client: A2AClient, message: Message, signal: 
   }
   if (!message.contextId) return undefined;
   try {
-    const { tasks } = await client.listTasks({ contextId: message.contextId, historyLength: LOOKBACK, pageSize: 50 }, { signal });
+    const { tasks } = await client.listTasks(
+      { contextId: message.contextId, historyLength: LOOKBACK, pageSize: 50 },
+      { signal },
+    );
     return tasks.find(holds);
   } catch (err) {
     if (err instanceof A2AError && !err.retryable) {

@@ -45,16 +45,23 @@ export async function streamMessage(deps: ActivityDeps, input: StreamMessageInpu
       if (!view.task.id && context.info.attempt > 1) {
         const existing = await findSentTask(client, input.message, signal);
         if (existing) {
-          log.info('adopted the task created by an earlier attempt', { taskId: existing.id, messageId: input.message.messageId });
+          log.info('adopted the task created by an earlier attempt', {
+            taskId: existing.id,
+            messageId: input.message.messageId,
+          });
           view.snapshot(existing);
         }
       }
       const opening = view.task.id
         ? undefined // resuming: subscribe to the task (its first event, a snapshot, replaces what was seen)
-        : (round: AbortSignal) => firstStream(client.sendStreamingMessage(
-            { message: input.message, configuration: { acceptedOutputModes: input.acceptedOutputModes } },
-            { signal: round, idleTimeoutMs: input.idleMs ?? 30_000 },
-          ), view);
+        : (round: AbortSignal) =>
+            firstStream(
+              client.sendStreamingMessage(
+                { message: input.message, configuration: { acceptedOutputModes: input.acceptedOutputModes } },
+                { signal: round, idleTimeoutMs: input.idleMs ?? 30_000 },
+              ),
+              view,
+            );
       const { beat, stop } = heartbeating(view);
       try {
         const outcome = await followStream(client, input, view, beat, Date.now() + input.roundMs, opening);
@@ -77,4 +84,3 @@ async function* firstStream(events: AsyncIterable<StreamResponse>, view: TaskVie
     yield event;
   }
 }
-

@@ -19,7 +19,8 @@ import type { StatusKey } from '../workflows/delegation-types.js';
 import { isSameStatus, messageText, statusKeyOf, withoutHistory } from './task-view.js';
 
 /** Where the task stands when the tracking round ends. */
-export type TrackPhase = 'running' | 'completed' | 'failed' | 'rejected' | 'canceled' | 'input-required' | 'auth-required';
+export type TrackPhase =
+  'running' | 'completed' | 'failed' | 'rejected' | 'canceled' | 'input-required' | 'auth-required';
 
 export interface TrackOutcome {
   phase: TrackPhase;
@@ -92,7 +93,11 @@ export class TaskView {
       this.status = event.statusUpdate.status;
       this.task = { ...this.task, status: event.statusUpdate.status, contextId: event.statusUpdate.contextId };
     } else if ('artifactUpdate' in event) {
-      this.artifacts = applyArtifactUpdate(this.artifacts, event.artifactUpdate, chunkPosition(this.artifacts, event.artifactUpdate));
+      this.artifacts = applyArtifactUpdate(
+        this.artifacts,
+        event.artifactUpdate,
+        chunkPosition(this.artifacts, event.artifactUpdate),
+      );
     }
   }
 

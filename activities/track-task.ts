@@ -1,5 +1,10 @@
 import { Context } from '@temporalio/activity';
-import { StreamIdleTimeoutError, UnsupportedOperationError, type A2AClient, type StreamResponse } from '../a2a/index.js';
+import {
+  StreamIdleTimeoutError,
+  UnsupportedOperationError,
+  type A2AClient,
+  type StreamResponse,
+} from '../a2a/index.js';
 import type { AgentRef, StatusKey } from '../workflows/delegation-types.js';
 import { clientFor, type ActivityDeps } from './deps.js';
 import { asActivity } from './failures.js';
@@ -41,7 +46,9 @@ export async function trackTask(deps: ActivityDeps, input: TrackTaskInput): Prom
       const client = clientFor(deps, input.agent);
       const deadline = Date.now() + input.roundMs;
       const outcome =
-        input.mode === 'stream' ? await followStream(client, input, view, beat, deadline) : await poll(client, input, view, beat, deadline);
+        input.mode === 'stream'
+          ? await followStream(client, input, view, beat, deadline)
+          : await poll(client, input, view, beat, deadline);
       return withinPayloadLimit(outcome, input.agent.name, input.taskId);
     } finally {
       stop();
@@ -89,7 +96,9 @@ export async function followStream(
     const round = AbortSignal.any([context.cancellationSignal, AbortSignal.timeout(remaining)]);
     const before = view.events;
     try {
-      const events = opening?.(round) ?? client.subscribeToTask({ id: view.task.id }, { signal: round, idleTimeoutMs: input.idleMs ?? 30_000 });
+      const events =
+        opening?.(round) ??
+        client.subscribeToTask({ id: view.task.id }, { signal: round, idleTimeoutMs: input.idleMs ?? 30_000 });
       opening = undefined;
       for await (const event of events) {
         view.apply(event);
@@ -117,7 +126,13 @@ export async function followStream(
   }
 }
 
-async function poll(client: A2AClient, input: TrackTaskInput, view: TaskView, beat: () => void, deadline: number): Promise<TrackOutcome> {
+async function poll(
+  client: A2AClient,
+  input: TrackTaskInput,
+  view: TaskView,
+  beat: () => void,
+  deadline: number,
+): Promise<TrackOutcome> {
   const context = Context.current();
   let pause = input.pollInitialMs;
   for (;;) {
@@ -131,4 +146,3 @@ async function poll(client: A2AClient, input: TrackTaskInput, view: TaskView, be
     await context.sleep(pause);
   }
 }
-

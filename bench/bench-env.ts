@@ -37,7 +37,9 @@ export interface BenchEnv {
 
 export async function startBenchEnv(options: BenchEnvOptions): Promise<BenchEnv> {
   const cli = await ensureTemporalCli(options.log);
-  const extraArgs = Object.entries(options.dynamicConfig).flatMap(([key, value]) => ['--dynamic-config-value', `${key}=${JSON.stringify(value)}`]).concat(options.extraServerArgs ?? []);
+  const extraArgs = Object.entries(options.dynamicConfig)
+    .flatMap(([key, value]) => ['--dynamic-config-value', `${key}=${JSON.stringify(value)}`])
+    .concat(options.extraServerArgs ?? []);
   const [server, bundlePath, agent] = await Promise.all([
     startDevServer({ port: 0, uiPort: false, cliPath: cli.path, extraArgs }),
     writeWorkflowBundle('bench/workflows/index.ts', 'bench'),

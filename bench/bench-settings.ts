@@ -41,7 +41,10 @@ export interface BenchSettings {
   };
 }
 
-const QUICK: Omit<BenchSettings, 'phases' | 'out' | 'cpuProfileDir' | 'workerOptions' | 'workerEnv' | 'defaultServerConfig' | 'parkedBaseline'> = {
+const QUICK: Omit<
+  BenchSettings,
+  'phases' | 'out' | 'cpuProfileDir' | 'workerOptions' | 'workerEnv' | 'defaultServerConfig' | 'parkedBaseline'
+> = {
   mode: 'quick',
   latency: { warmup: 3, count: 30, pollIntervalMs: 5 },
   throughput: { levels: [{ concurrency: 50, total: 150 }], listIntervalMs: 100 },
@@ -50,7 +53,10 @@ const QUICK: Omit<BenchSettings, 'phases' | 'out' | 'cpuProfileDir' | 'workerOpt
   resume: { chunkDelayMs: 1_000 },
 };
 
-const FULL: Omit<BenchSettings, 'phases' | 'out' | 'cpuProfileDir' | 'workerOptions' | 'workerEnv' | 'defaultServerConfig' | 'parkedBaseline'> = {
+const FULL: Omit<
+  BenchSettings,
+  'phases' | 'out' | 'cpuProfileDir' | 'workerOptions' | 'workerEnv' | 'defaultServerConfig' | 'parkedBaseline'
+> = {
   mode: 'full',
   latency: { warmup: 5, count: 100, pollIntervalMs: 5 },
   throughput: {
@@ -96,11 +102,25 @@ export function parseArgs(argv: readonly string[], defaultOut: string): BenchSet
     else if (arg === '--parked') parked = Number(value(arg, argv[++i]));
     else if (arg === '--default-server-config') defaultServerConfig = true;
     else if (arg === '--parked-baseline') parkedBaseline = true;
-    else throw new Error(`unknown argument ${arg}; use --quick, --full, --only <${PHASES.join(',')}>, --out <file>, --cpu-prof <dir>, --worker-options <json>, --worker-env <json>, --parked <n>, --parked-baseline, --default-server-config`);
+    else
+      throw new Error(
+        `unknown argument ${arg}; use --quick, --full, --only <${PHASES.join(',')}>, --out <file>, --cpu-prof <dir>, --worker-options <json>, --worker-env <json>, --parked <n>, --parked-baseline, --default-server-config`,
+      );
   }
   const base = mode === 'quick' ? QUICK : FULL;
-  if (parked !== undefined && !(Number.isInteger(parked) && parked > 0)) throw new Error('--parked needs a positive integer');
-  return { ...base, parked: { ...base.parked, count: parked ?? base.parked.count }, phases, out, defaultServerConfig, parkedBaseline, ...(cpuProfileDir ? { cpuProfileDir } : {}), ...(workerOptions ? { workerOptions } : {}), ...(workerEnv ? { workerEnv } : {}) };
+  if (parked !== undefined && !(Number.isInteger(parked) && parked > 0))
+    throw new Error('--parked needs a positive integer');
+  return {
+    ...base,
+    parked: { ...base.parked, count: parked ?? base.parked.count },
+    phases,
+    out,
+    defaultServerConfig,
+    parkedBaseline,
+    ...(cpuProfileDir ? { cpuProfileDir } : {}),
+    ...(workerOptions ? { workerOptions } : {}),
+    ...(workerEnv ? { workerEnv } : {}),
+  };
 }
 
 function parsePhases(list: string | undefined): Phase[] {

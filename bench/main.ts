@@ -32,12 +32,19 @@ async function main(): Promise<void> {
   const settings = parseArgs(process.argv.slice(2), join(packageRoot, 'bench', 'results', 'latest.json'));
   const began = performance.now();
   const startedAt = new Date().toISOString();
-  Runtime.install({ logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: (m) => console.error(m) } });
-  log(`mode ${settings.mode}: ${settings.phases.join(', ')}; starting the dev server, the agent and the workflow bundle`);
+  Runtime.install({
+    logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: (m) => console.error(m) },
+  });
+  log(
+    `mode ${settings.mode}: ${settings.phases.join(', ')}; starting the dev server, the agent and the workflow bundle`,
+  );
   const env = await startBenchEnv({
     dynamicConfig: settings.defaultServerConfig ? {} : DEV_SERVER_DYNAMIC_CONFIG,
     cpuProfileDir: settings.cpuProfileDir,
-    workerEnv: { ...settings.workerEnv, ...(settings.workerOptions ? { BENCH_WORKER_OPTIONS: settings.workerOptions } : {}) },
+    workerEnv: {
+      ...settings.workerEnv,
+      ...(settings.workerOptions ? { BENCH_WORKER_OPTIONS: settings.workerOptions } : {}),
+    },
     log,
   });
   const stop = () => void env.close().finally(() => process.exit(130));
@@ -67,14 +74,30 @@ async function runPhases(env: BenchEnv, settings: BenchSettings, results: BenchR
   const needsMain = settings.phases.some((p) => p === 'latency' || p === 'throughput' || p === 'history');
   if (needsMain) await env.spawnWorker(taskQueue);
   const direct = await directDelegation(env.agent.baseUrl);
-  const oneAtATime: TemporalRun = { client: env.client, taskQueue, delivery: describePollDelivery(settings.latency.pollIntervalMs) };
+  const oneAtATime: TemporalRun = {
+    client: env.client,
+    taskQueue,
+    delivery: describePollDelivery(settings.latency.pollIntervalMs),
+  };
 
   if (settings.phases.includes('latency')) {
     log(`latency: ${settings.latency.warmup} + ${settings.latency.count} delegations per variant, interleaved`);
     const runs = Object.fromEntries(
-      VARIANTS.map((v) => [v, v === 'direct' ? () => direct() : () => temporalDelegation(oneAtATime, v).then(() => {})]),
+      VARIANTS.map((v) => [
+        v,
+        v === 'direct' ? () => direct() : () => temporalDelegation(oneAtATime, v).then(() => {}),
+      ]),
     ) as Record<Variant, () => Promise<void>>;
-    Object.assign(results, await measureLatency({ run: runs, agent: env.agent, warmup: settings.latency.warmup, count: settings.latency.count, log }));
+    Object.assign(
+      results,
+      await measureLatency({
+        run: runs,
+        agent: env.agent,
+        warmup: settings.latency.warmup,
+        count: settings.latency.count,
+        log,
+      }),
+    );
     results.round_trips = {};
     for (const v of VARIANTS.filter((v): v is TemporalVariant => v !== 'direct')) {
       results.round_trips[v] = await historyShape(await temporalDelegation(oneAtATime, v));
@@ -99,7 +122,9 @@ async function runPhases(env: BenchEnv, settings: BenchSettings, results: BenchR
       for (const v of THROUGHPUT_VARIANTS) {
         const run = v === 'direct' ? () => direct() : () => temporalDelegation(many, v).then(() => {});
         const measured = await measureThroughput(run, level);
-        log(`throughput: ${v} c${level.concurrency}: ${measured.per_s}/s (${measured.completed} in ${measured.seconds} s)`);
+        log(
+          `throughput: ${v} c${level.concurrency}: ${measured.per_s}/s (${measured.completed} in ${measured.seconds} s)`,
+        );
         (results.throughput_per_s[v] ??= {})[`c${level.concurrency}`] = measured.per_s;
         (results.throughput_runs[v] ??= {})[`c${level.concurrency}`] = measured;
       }
@@ -138,7 +163,9 @@ async function runPhases(env: BenchEnv, settings: BenchSettings, results: BenchR
       maxCachedWorkflows: results.parked.max_cached_workflows,
       log,
     });
-    log(`parked (push): ${results.parked_push.rss_mb_per_1000} MB per 1000, drained in ${results.parked_push.drain_s} s`);
+    log(
+      `parked (push): ${results.parked_push.rss_mb_per_1000} MB per 1000, drained in ${results.parked_push.drain_s} s`,
+    );
     if (settings.parkedBaseline) {
       log('parked: the same with the blocking_activity baseline');
       results.parked_blocking_activity = await measureParked(env, {
@@ -157,7 +184,10 @@ async function runPhases(env: BenchEnv, settings: BenchSettings, results: BenchR
     results.history_events = Object.fromEntries(
       Object.keys(long).flatMap((k) => {
         const shortKey = k.replace(/_\d+s$/, `_${settings.history.shortMs / 1000}s`);
-        return [[shortKey, results.history_events?.[shortKey] ?? Number.NaN], [k, long[k]!]];
+        return [
+          [shortKey, results.history_events?.[shortKey] ?? Number.NaN],
+          [k, long[k]!],
+        ];
       }),
     );
   }

@@ -13,7 +13,15 @@ export function markdownReport(r: BenchResults): string {
     const levels = [...new Set(Object.values(r.throughput_per_s ?? {}).flatMap((t) => Object.keys(t ?? {})))];
     out.push(
       table(
-        ['variant', 'p50 ms', 'p95 ms', ...levels.map((c) => `${c} /s`), 'agent requests/task', 'workflow tasks', 'activity tasks'],
+        [
+          'variant',
+          'p50 ms',
+          'p95 ms',
+          ...levels.map((c) => `${c} /s`),
+          'agent requests/task',
+          'workflow tasks',
+          'activity tasks',
+        ],
         VARIANTS.map((v) => [
           v,
           fmt(r.latency_ms?.[v]?.p50),
@@ -32,11 +40,21 @@ export function markdownReport(r: BenchResults): string {
     const h = r.history_events;
     const kinds = [...new Set(Object.keys(h).map((k) => k.replace(/_\d+s$/, '')))];
     const durations = [...new Set(Object.keys(h).map((k) => /_(\d+s)$/.exec(k)?.[1] ?? ''))];
-    out.push(table(['history events', ...durations.map((d) => `remote task ${d}`)], kinds.map((k) => [k, ...durations.map((d) => fmt(h[`${k}_${d}`]))])), '');
+    out.push(
+      table(
+        ['history events', ...durations.map((d) => `remote task ${d}`)],
+        kinds.map((k) => [k, ...durations.map((d) => fmt(h[`${k}_${d}`]))]),
+      ),
+      '',
+    );
   }
 
   const rows: string[][] = [];
-  for (const [label, p] of [['parked', r.parked], ['parked (push mode)', r.parked_push], ['parked (blocking_activity baseline)', r.parked_blocking_activity]] as const) {
+  for (const [label, p] of [
+    ['parked', r.parked],
+    ['parked (push mode)', r.parked_push],
+    ['parked (blocking_activity baseline)', r.parked_blocking_activity],
+  ] as const) {
     if (!p) continue;
     rows.push([
       `${label}: ${p.n} delegations in input-required`,
@@ -62,7 +80,11 @@ function targetRow(t: TargetResult): string[] {
 }
 
 function table(header: string[], rows: string[][]): string {
-  return [`| ${header.join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
+  return [
+    `| ${header.join(' | ')} |`,
+    `| ${header.map(() => '---').join(' | ')} |`,
+    ...rows.map((row) => `| ${row.join(' | ')} |`),
+  ].join('\n');
 }
 
 function fmt(v: number | undefined): string {

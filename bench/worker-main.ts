@@ -25,7 +25,16 @@ async function main(): Promise<void> {
   const agentUrl = process.env.BENCH_AGENT_URL;
   const config = loadWorkerConfig(process.env);
   if (!agentUrl || !config.workflowBundlePath) throw new Error('BENCH_AGENT_URL and A2A_WORKFLOW_BUNDLE must be set');
-  Runtime.install({ logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: (m, meta) => console.error(m, meta ?? '') } });
+  Runtime.install({
+    logger: {
+      log() {},
+      trace() {},
+      debug() {},
+      info() {},
+      warn() {},
+      error: (m, meta) => console.error(m, meta ?? ''),
+    },
+  });
   const target = temporalTarget();
   const registry = new AgentRegistry({ agents: { [AGENT_NAME]: { url: agentUrl } } });
   const connection = await NativeConnection.connect(target.connectionOptions);

@@ -44,7 +44,8 @@ export async function spawnBenchWorker(options: BenchWorkerOptions): Promise<Ben
   const args = [
     ...(options.cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfileDir] : []),
     '--expose-gc',
-    '--import', 'tsx',
+    '--import',
+    'tsx',
     join(packageRoot, 'bench', 'worker-main.ts'),
   ];
   const child = spawn(process.execPath, args, {
@@ -101,7 +102,9 @@ function ready(child: ChildProcess, exited: Promise<void>): Promise<void> {
   const keep = (chunk: Buffer) => {
     if (!isReady) output = (output + chunk.toString()).slice(-20_000);
   };
-  child.stderr!.on('data', (chunk: Buffer) => (isReady ? process.stderr.write(`[worker ${child.pid}] ${chunk.toString()}`) : keep(chunk)));
+  child.stderr!.on('data', (chunk: Buffer) =>
+    isReady ? process.stderr.write(`[worker ${child.pid}] ${chunk.toString()}`) : keep(chunk),
+  );
   return new Promise<void>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
       keep(chunk);

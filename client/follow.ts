@@ -27,7 +27,8 @@ export interface FollowOptions {
   streams?: (label: string | undefined, view: StatusView) => boolean;
 }
 
-const streamsByDefault = (label: string | undefined, view: StatusView) => view.kind === 'delegation' || label === 'compat' || label === 'compat-sorted';
+const streamsByDefault = (label: string | undefined, view: StatusView) =>
+  view.kind === 'delegation' || label === 'compat' || label === 'compat-sorted';
 
 type FollowEvent =
   | { type: 'phase'; phase: string }
@@ -57,17 +58,24 @@ export async function follow(context: CliContext, workflowId: string, options: F
       case 'state':
         return terminal.line(`  ${event.label ?? event.workflowId}: ${event.state}`);
       case 'question':
-        return terminal.line(`\n? ${event.question.label ?? 'agent'} asks (task ${event.question.taskId}):\n${indent(event.question.text)}\n`);
+        return terminal.line(
+          `\n? ${event.question.label ?? 'agent'} asks (task ${event.question.taskId}):\n${indent(event.question.text)}\n`,
+        );
       case 'artifact': {
         const key = `${event.workflowId}#${event.artifactId}`;
-        if (key !== lastArtifact) terminal.line(`\n── ${event.label ?? 'agent'} · ${event.name ?? event.artifactId} ──`);
+        if (key !== lastArtifact)
+          terminal.line(`\n── ${event.label ?? 'agent'} · ${event.name ?? event.artifactId} ──`);
         lastArtifact = key;
         return terminal.write(event.text);
       }
       case 'result':
-        return terminal.line(`  ${event.label ?? 'agent'}: ${event.name ?? event.artifactId} ready (${event.characters} characters)`);
+        return terminal.line(
+          `  ${event.label ?? 'agent'}: ${event.name ?? event.artifactId} ready (${event.characters} characters)`,
+        );
       case 'end':
-        return terminal.line(`\n■ ${event.view.kind} ${event.status.toLowerCase()}${event.view.outcome ? `: ${event.view.outcome}` : ''}`);
+        return terminal.line(
+          `\n■ ${event.view.kind} ${event.status.toLowerCase()}${event.view.outcome ? `: ${event.view.outcome}` : ''}`,
+        );
     }
   };
 
@@ -88,10 +96,24 @@ export async function follow(context: CliContext, workflowId: string, options: F
         const key = `${d.workflowId}#${artifact.artifactId}`;
         const done = printed.get(key) ?? 0;
         if (streamed && artifact.text.length > done) {
-          emit({ type: 'artifact', workflowId: d.workflowId, label: d.label, artifactId: artifact.artifactId, name: artifact.name, text: artifact.text.slice(done) });
+          emit({
+            type: 'artifact',
+            workflowId: d.workflowId,
+            label: d.label,
+            artifactId: artifact.artifactId,
+            name: artifact.name,
+            text: artifact.text.slice(done),
+          });
           printed.set(key, artifact.text.length);
         } else if (!streamed && done === 0 && d.phase === 'completed') {
-          emit({ type: 'result', workflowId: d.workflowId, label: d.label, artifactId: artifact.artifactId, name: artifact.name, characters: artifact.text.length });
+          emit({
+            type: 'result',
+            workflowId: d.workflowId,
+            label: d.label,
+            artifactId: artifact.artifactId,
+            name: artifact.name,
+            characters: artifact.text.length,
+          });
           printed.set(key, artifact.text.length);
         }
       }

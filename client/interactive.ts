@@ -22,14 +22,22 @@ export interface InteractiveOptions {
 }
 
 /** `onQuestion`/`onApproval` callbacks for {@link follow}. */
-export function interactiveHandlers(context: CliContext, workflowId: string, terminal: Terminal, options: InteractiveOptions): Pick<FollowOptions, 'onQuestion' | 'onApproval'> {
+export function interactiveHandlers(
+  context: CliContext,
+  workflowId: string,
+  terminal: Terminal,
+  options: InteractiveOptions,
+): Pick<FollowOptions, 'onQuestion' | 'onApproval'> {
   const handle: WorkflowHandle = context.client.workflow.getHandle(workflowId);
   const by = options.by ?? defaultApprover();
   return {
     async onQuestion(question, view) {
-      const text = options.answer ?? (await terminal.prompt(`Your answer for ${question.label ?? 'the agent'}: `, options.signal));
+      const text =
+        options.answer ?? (await terminal.prompt(`Your answer for ${question.label ?? 'the agent'}: `, options.signal));
       if (!text) {
-        terminal.line(`  (answer it with: a2a-temporal answer ${workflowId} "<answer>"${view.questions.length > 1 ? ` --task ${question.taskId}` : ''})`);
+        terminal.line(
+          `  (answer it with: a2a-temporal answer ${workflowId} "<answer>"${view.questions.length > 1 ? ` --task ${question.taskId}` : ''})`,
+        );
         return;
       }
       const answer = { text, taskId: question.taskId };
@@ -46,7 +54,9 @@ export function interactiveHandlers(context: CliContext, workflowId: string, ter
       }
       const reply = await terminal.prompt('Approve this release? [y/N] ', options.signal);
       if (reply === undefined) {
-        terminal.line(`  (decide with: a2a-temporal approve ${workflowId}   or   a2a-temporal reject ${workflowId} --reason "<why>")`);
+        terminal.line(
+          `  (decide with: a2a-temporal approve ${workflowId}   or   a2a-temporal reject ${workflowId} --reason "<why>")`,
+        );
         return;
       }
       if (/^y(es)?$/i.test(reply)) {

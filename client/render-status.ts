@@ -3,7 +3,8 @@ import type { StatusView } from './status-view.js';
 
 export function renderStatus(view: StatusView): string {
   const lines: string[] = [];
-  if (view.kind === 'release') lines.push(`Release ${view.service} ${view.fromVersion} → ${view.toVersion}  (${view.workflowId})`);
+  if (view.kind === 'release')
+    lines.push(`Release ${view.service} ${view.fromVersion} → ${view.toVersion}  (${view.workflowId})`);
   else lines.push(`Delegation to ${view.delegations[0]?.agent ?? 'agent'}  (${view.workflowId})`);
   lines.push(`Status: ${view.status} · phase: ${view.phase}`, `UI: ${view.uiUrl}`);
 
@@ -16,11 +17,20 @@ export function renderStatus(view: StatusView): string {
     lines.push(`  → a2a-temporal answer ${view.workflowId} "<answer>"${task}`);
   }
   if (view.phase === 'awaiting-approval') {
-    lines.push('', `Waiting for approval → a2a-temporal approve ${view.workflowId}   or   a2a-temporal reject ${view.workflowId} --reason "<why>"`);
+    lines.push(
+      '',
+      `Waiting for approval → a2a-temporal approve ${view.workflowId}   or   a2a-temporal reject ${view.workflowId} --reason "<why>"`,
+    );
   }
   if (view.delegations.length) {
     lines.push('', 'Delegations:');
-    const rows = view.delegations.map((d) => [d.label ?? '-', d.agent, d.phase, d.state ?? '-', d.taskId ? `task ${d.taskId}` : '']);
+    const rows = view.delegations.map((d) => [
+      d.label ?? '-',
+      d.agent,
+      d.phase,
+      d.state ?? '-',
+      d.taskId ? `task ${d.taskId}` : '',
+    ]);
     lines.push(...table(rows).map((r) => `  ${r}`));
     for (const d of view.delegations) {
       if (d.error) lines.push(`  ${d.label ?? d.agent}: ${d.error}`);
@@ -29,10 +39,15 @@ export function renderStatus(view: StatusView): string {
   const artifacts = view.delegations.flatMap((d) => d.artifacts.map((a) => ({ d, a })));
   if (artifacts.length && !view.report) {
     lines.push('', 'Artifacts so far:');
-    for (const { d, a } of artifacts) lines.push(`  ${d.label ?? d.agent} · ${a.name ?? a.artifactId} (${a.parts} parts, ${a.text.length} characters)`);
+    for (const { d, a } of artifacts)
+      lines.push(`  ${d.label ?? d.agent} · ${a.name ?? a.artifactId} (${a.parts} parts, ${a.text.length} characters)`);
   }
   if (view.report) lines.push('', view.report.markdown.trimEnd());
-  if (view.decision) lines.push('', `${capitalise(view.decision.outcome)} by ${view.decision.by}${view.decision.reason ? `: ${view.decision.reason}` : ''}`);
+  if (view.decision)
+    lines.push(
+      '',
+      `${capitalise(view.decision.outcome)} by ${view.decision.by}${view.decision.reason ? `: ${view.decision.reason}` : ''}`,
+    );
   else if (view.outcome && view.reason) lines.push('', `${capitalise(view.outcome)}: ${view.reason}`);
   if (view.error) lines.push('', `Failed: ${view.error}`);
   return lines.join('\n');
@@ -40,7 +55,12 @@ export function renderStatus(view: StatusView): string {
 
 function table(rows: string[][]): string[] {
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => r[i]!.length))) ?? [];
-  return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd());
+  return rows.map((r) =>
+    r
+      .map((cell, i) => cell.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd(),
+  );
 }
 
 function capitalise(text: string): string {

@@ -12,7 +12,8 @@ export const MODES: TrackingMode[] = ['auto', 'stream', 'poll', 'push'];
 
 export function parseMode(value: string | undefined): TrackingMode | undefined {
   if (value === undefined) return undefined;
-  if (!(MODES as string[]).includes(value)) throw usageError(`--mode must be one of ${MODES.join(', ')}; got "${value}".`);
+  if (!(MODES as string[]).includes(value))
+    throw usageError(`--mode must be one of ${MODES.join(', ')}; got "${value}".`);
   return value as TrackingMode;
 }
 
@@ -22,7 +23,10 @@ export function taskQueueOf(flag: string | undefined): string {
 
 /** A readable, unique workflow id: `<prefix>-<8 hex>`, prefix reduced to [a-z0-9.-]. */
 export function readableId(prefix: string): string {
-  return `${prefix.toLowerCase().replace(/[^a-z0-9.-]+/g, '-').replace(/^-+|-+$/g, '')}-${randomUUID().slice(0, 8)}`;
+  return `${prefix
+    .toLowerCase()
+    .replace(/[^a-z0-9.-]+/g, '-')
+    .replace(/^-+|-+$/g, '')}-${randomUUID().slice(0, 8)}`;
 }
 
 /** Reads a JSON file (a manifest, a data part). @throws CliError (usage) naming the file and the problem. */
@@ -31,7 +35,9 @@ export function readJsonFile(path: string, what: string, flag: string): Record<s
   try {
     text = readFileSync(resolve(path), 'utf8');
   } catch (err) {
-    throw usageError(`Cannot read the ${what} ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}. Give its path with ${flag}.`);
+    throw usageError(
+      `Cannot read the ${what} ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}. Give its path with ${flag}.`,
+    );
   }
   try {
     const value: unknown = JSON.parse(text);
@@ -72,9 +78,15 @@ export function checkAgentNames(registry: AgentRegistry | undefined, names: stri
 /** Warns when no worker polls the task queue: the workflow would wait until one starts. */
 export async function warnWithoutWorker(client: Client, namespace: string, taskQueue: string): Promise<void> {
   try {
-    const { pollers } = await client.workflowService.describeTaskQueue({ namespace, taskQueue: { name: taskQueue }, taskQueueType: 1 });
+    const { pollers } = await client.workflowService.describeTaskQueue({
+      namespace,
+      taskQueue: { name: taskQueue },
+      taskQueueType: 1,
+    });
     if (!pollers?.length) {
-      console.error(`note: no worker polls task queue "${taskQueue}" yet; the workflow waits until one starts (a2a-temporal worker --task-queue ${taskQueue}).`);
+      console.error(
+        `note: no worker polls task queue "${taskQueue}" yet; the workflow waits until one starts (a2a-temporal worker --task-queue ${taskQueue}).`,
+      );
     }
   } catch {
     // Only a hint: never fail a start because the task queue could not be described.

@@ -87,15 +87,37 @@ export async function readStatus(context: CliContext, workflowId: string): Promi
   const uiUrl = workflowUrl(context, workflowId);
   if (target.kind === 'delegation') {
     const view = await readDelegation(context, target.handle, status);
-    return { workflowId, kind: 'delegation', status, phase: view.phase, uiUrl, questions: view.question ? [view.question] : [], delegations: [view], error: view.error };
+    return {
+      workflowId,
+      kind: 'delegation',
+      status,
+      phase: view.phase,
+      uiUrl,
+      questions: view.question ? [view.question] : [],
+      delegations: [view],
+      error: view.error,
+    };
   }
-  const release = (await quickQuery(context, () => target.handle.query(releaseStatusQuery))) ?? (await releaseFromResult(target.handle));
+  const release =
+    (await quickQuery(context, () => target.handle.query(releaseStatusQuery))) ??
+    (await releaseFromResult(target.handle));
   const delegations = await Promise.all(
     release.delegations.map(async (d): Promise<DelegationView> => {
       const child = context.client.workflow.getHandle(d.workflowId);
-      const childStatus = await child.describe().then((x) => x.status.name, () => undefined);
+      const childStatus = await child.describe().then(
+        (x) => x.status.name,
+        () => undefined,
+      );
       // Not started yet (the release records a delegation just before it starts it): what the release knows.
-      if (!childStatus) return { workflowId: d.workflowId, label: d.label, agent: d.agent, status: 'UNKNOWN', phase: d.phase, artifacts: [] };
+      if (!childStatus)
+        return {
+          workflowId: d.workflowId,
+          label: d.label,
+          agent: d.agent,
+          status: 'UNKNOWN',
+          phase: d.phase,
+          artifacts: [],
+        };
       return { ...(await readDelegation(context, child, childStatus)), label: d.label };
     }),
   );
@@ -108,7 +130,13 @@ export async function readStatus(context: CliContext, workflowId: string): Promi
     service: release.service,
     fromVersion: release.fromVersion,
     toVersion: release.toVersion,
-    questions: release.questions.map((q) => ({ workflowId: q.workflowId, label: q.label, taskId: q.taskId, state: q.state, text: q.text })),
+    questions: release.questions.map((q) => ({
+      workflowId: q.workflowId,
+      label: q.label,
+      taskId: q.taskId,
+      state: q.state,
+      text: q.text,
+    })),
     delegations,
     report: release.report,
     outcome: release.outcome,
@@ -118,7 +146,11 @@ export async function readStatus(context: CliContext, workflowId: string): Promi
   };
 }
 
-async function readDelegation(context: CliContext, handle: WorkflowHandle, status: WorkflowExecutionStatusName): Promise<DelegationView> {
+async function readDelegation(
+  context: CliContext,
+  handle: WorkflowHandle,
+  status: WorkflowExecutionStatusName,
+): Promise<DelegationView> {
   const queried: DelegationStatus | undefined = await quickQuery(context, () => handle.query(delegationStatusQuery));
   const base = queried ?? (await delegationFromResult(handle, status));
   const view: DelegationView = {
@@ -131,7 +163,13 @@ async function readDelegation(context: CliContext, handle: WorkflowHandle, statu
     contextId: base.contextId,
     state: base.state,
     question: base.question
-      ? { workflowId: handle.workflowId, label: base.label, taskId: base.question.taskId, state: base.question.state, text: base.question.text }
+      ? {
+          workflowId: handle.workflowId,
+          label: base.label,
+          taskId: base.question.taskId,
+          state: base.question.state,
+          text: base.question.text,
+        }
       : undefined,
     artifacts: base.artifacts.map(artifactView),
     error: base.error,
@@ -144,20 +182,45 @@ async function readDelegation(context: CliContext, handle: WorkflowHandle, statu
   view.taskId ??= progress.taskId || undefined; // a stream turn knows the task before the workflow does
   for (const live of progress.artifacts) {
     const known = view.artifacts.find((a) => a.artifactId === live.artifactId);
-    if (!known) view.artifacts.push({ artifactId: live.artifactId, name: live.name, text: live.text, data: [], parts: live.parts });
+    if (!known)
+      view.artifacts.push({
+        artifactId: live.artifactId,
+        name: live.name,
+        text: live.text,
+        data: [],
+        parts: live.parts,
+      });
     else if (live.parts > known.parts) Object.assign(known, { text: live.text, parts: live.parts });
   }
   return view;
 }
 
 /** Without a worker to answer the query: what the ended delegation returned. */
-async function delegationFromResult(handle: WorkflowHandle, status: WorkflowExecutionStatusName): Promise<DelegationStatus> {
+async function delegationFromResult(
+  handle: WorkflowHandle,
+  status: WorkflowExecutionStatusName,
+): Promise<DelegationStatus> {
   const described = await handle.describe();
   const agent = described.searchAttributes.A2aAgent?.[0];
-  const base: DelegationStatus = { kind: 'delegation', agent: typeof agent === 'string' ? agent : 'unknown', phase: 'working', contextId: '', rounds: 0, artifacts: [] };
+  const base: DelegationStatus = {
+    kind: 'delegation',
+    agent: typeof agent === 'string' ? agent : 'unknown',
+    phase: 'working',
+    contextId: '',
+    rounds: 0,
+    artifacts: [],
+  };
   if (status === 'COMPLETED') {
     const result = (await handle.result()) as DelegateResult;
-    return { ...base, phase: 'completed', taskId: result.taskId, contextId: result.contextId, state: result.state, rounds: result.rounds, artifacts: result.artifacts };
+    return {
+      ...base,
+      phase: 'completed',
+      taskId: result.taskId,
+      contextId: result.contextId,
+      state: result.state,
+      rounds: result.rounds,
+      artifacts: result.artifacts,
+    };
   }
   if (status === 'RUNNING') return base;
   return { ...base, phase: status === 'CANCELLED' ? 'canceled' : 'failed', error: await failureText(handle) };

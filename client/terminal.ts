@@ -68,6 +68,7 @@ export class Terminal {
   }
 
   private draw(): void {
-    if (this.tty && this.status) this.out.write(`${FRAMES[this.frame]} ${this.status}`.slice(0, (this.out.columns ?? 100) - 1));
+    if (this.tty && this.status)
+      this.out.write(`${FRAMES[this.frame]} ${this.status}`.slice(0, (this.out.columns ?? 100) - 1));
   }
 }

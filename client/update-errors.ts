@@ -4,7 +4,11 @@ import { WorkflowNotFoundError } from '@temporalio/common';
 import type { UpdateDefinition } from '@temporalio/common';
 import { CliError } from './cli-error.js';
 
-export async function updateOrExplain<Ret, Arg>(handle: WorkflowHandle, update: UpdateDefinition<Ret, [Arg]>, arg: Arg): Promise<Ret> {
+export async function updateOrExplain<Ret, Arg>(
+  handle: WorkflowHandle,
+  update: UpdateDefinition<Ret, [Arg]>,
+  arg: Arg,
+): Promise<Ret> {
   try {
     return await handle.executeUpdate(update, { args: [arg] });
   } catch (err) {

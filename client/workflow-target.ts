@@ -22,13 +22,19 @@ export async function findTarget(context: CliContext, workflowId: string): Promi
     description = await handle.describe();
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) {
-      throw new CliError(`No workflow "${workflowId}" in namespace ${context.namespace}; \`a2a-temporal list\` shows the ones there are.`, 1, { cause: err });
+      throw new CliError(
+        `No workflow "${workflowId}" in namespace ${context.namespace}; \`a2a-temporal list\` shows the ones there are.`,
+        1,
+        { cause: err },
+      );
     }
     throw err;
   }
   const kind = description.type === 'release' ? 'release' : description.type === 'delegate' ? 'delegation' : undefined;
   if (!kind) {
-    throw new CliError(`Workflow "${workflowId}" is a ${description.type} workflow, not a release or a delegation; use the temporal CLI for it.`);
+    throw new CliError(
+      `Workflow "${workflowId}" is a ${description.type} workflow, not a release or a delegation; use the temporal CLI for it.`,
+    );
   }
   return { kind, handle, description, running: description.status.name === 'RUNNING' };
 }
@@ -41,7 +47,11 @@ export function endedError(target: Target, action: string): CliError {
 }
 
 /** Runs a query with a short deadline: without a running worker a query would otherwise wait a long time. */
-export async function quickQuery<T>(context: CliContext, query: () => Promise<T>, deadlineMs = 3_000): Promise<T | undefined> {
+export async function quickQuery<T>(
+  context: CliContext,
+  query: () => Promise<T>,
+  deadlineMs = 3_000,
+): Promise<T | undefined> {
   try {
     return await context.client.connection.withDeadline(Date.now() + deadlineMs, query);
   } catch {

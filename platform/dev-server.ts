@@ -56,18 +56,26 @@ export class DevServerStartError extends Error {
 export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
   const ip = options.ip ?? '127.0.0.1';
   const port = options.port === 0 ? await freePort(ip) : (options.port ?? 7233);
-  const uiPort = options.uiPort === false ? undefined : options.uiPort === 0 ? await freePort(ip) : (options.uiPort ?? port + 1000);
+  const uiPort =
+    options.uiPort === false ? undefined : options.uiPort === 0 ? await freePort(ip) : (options.uiPort ?? port + 1000);
   const namespace = options.namespace ?? 'default';
   const cli = options.cliPath ?? (await ensureTemporalCli()).path;
 
   const args = [
-    'server', 'start-dev',
-    '--ip', ip,
-    '--port', String(port),
-    '--namespace', namespace,
-    '--log-level', options.logLevel ?? 'warn',
+    'server',
+    'start-dev',
+    '--ip',
+    ip,
+    '--port',
+    String(port),
+    '--namespace',
+    namespace,
+    '--log-level',
+    options.logLevel ?? 'warn',
     ...searchAttributeKeys.flatMap((key) => ['--search-attribute', `${key.name}=${cliTypeName(key.type)}`]),
-    ...(uiPort === undefined ? ['--headless'] : ['--ui-port', String(uiPort), '--ui-ip', ip, '--ui-disable-news-fetch']),
+    ...(uiPort === undefined
+      ? ['--headless']
+      : ['--ui-port', String(uiPort), '--ui-ip', ip, '--ui-disable-news-fetch']),
     ...(options.dbFile ? ['--db-filename', options.dbFile] : []),
     ...(options.extraArgs ?? []),
   ];
@@ -83,7 +91,9 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   child.stdout?.on('data', keepTail);
   child.stderr?.on('data', keepTail);
   let exited: string | undefined;
-  const exit = new Promise<void>((resolve) => child.once('exit', (code, signal) => ((exited = `exited with ${signal ?? code}`), resolve())));
+  const exit = new Promise<void>((resolve) =>
+    child.once('exit', (code, signal) => ((exited = `exited with ${signal ?? code}`), resolve())),
+  );
 
   const address = `${ip}:${port}`;
   const stop = async () => {
@@ -101,7 +111,13 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     throw new DevServerStartError(`${(err as Error).message}. Server output:\n${tail.join('\n')}`);
   }
   if (options.detached) child.unref();
-  return { address, namespace, uiUrl: uiPort === undefined ? undefined : `http://${ip}:${uiPort}`, process: child, stop };
+  return {
+    address,
+    namespace,
+    uiUrl: uiPort === undefined ? undefined : `http://${ip}:${uiPort}`,
+    process: child,
+    stop,
+  };
 }
 
 /** True when a Temporal frontend answers at `address` (used to reuse a running server). */
@@ -118,7 +134,12 @@ export async function isServing(address: string, namespace = 'default'): Promise
   }
 }
 
-async function waitUntilServing(address: string, namespace: string, timeoutMs: number, exited: () => string | undefined) {
+async function waitUntilServing(
+  address: string,
+  namespace: string,
+  timeoutMs: number,
+  exited: () => string | undefined,
+) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const why = exited();
@@ -130,6 +151,14 @@ async function waitUntilServing(address: string, namespace: string, timeoutMs: n
 }
 
 function cliTypeName(type: string): string {
-  const names: Record<string, string> = { KEYWORD: 'Keyword', TEXT: 'Text', INT: 'Int', DOUBLE: 'Double', BOOL: 'Bool', DATETIME: 'Datetime', KEYWORD_LIST: 'KeywordList' };
+  const names: Record<string, string> = {
+    KEYWORD: 'Keyword',
+    TEXT: 'Text',
+    INT: 'Int',
+    DOUBLE: 'Double',
+    BOOL: 'Bool',
+    DATETIME: 'Datetime',
+    KEYWORD_LIST: 'KeywordList',
+  };
   return names[type] ?? type;
 }

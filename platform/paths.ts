@@ -14,7 +14,10 @@ export const dataDir: string = resolve(process.env.A2A_TEMPORAL_DATA_DIR ?? join
 function findPackageRoot(start: string): string {
   for (let dir = start; ; dir = dirname(dir)) {
     const manifest = join(dir, 'package.json');
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'a2a-temporal') {
+    if (
+      existsSync(manifest) &&
+      (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'a2a-temporal'
+    ) {
       return dir;
     }
     if (dirname(dir) === dir) throw new Error(`cannot find the a2a-temporal package root above ${start}`);

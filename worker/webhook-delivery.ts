@@ -32,7 +32,9 @@ export function parseDelivery(text: string): DeliveryNotice {
   try {
     json = JSON.parse(text);
   } catch {
-    throw new MalformedDeliveryError('The body is not JSON; a push delivery is a StreamResponse (A2A 1.0) or a Task with "kind" (A2A 0.3).');
+    throw new MalformedDeliveryError(
+      'The body is not JSON; a push delivery is a StreamResponse (A2A 1.0) or a Task with "kind" (A2A 0.3).',
+    );
   }
   const legacy = typeof json === 'object' && json !== null && typeof (json as { kind?: unknown }).kind === 'string';
   let event: StreamResponse;
@@ -49,7 +51,9 @@ export function parseDelivery(text: string): DeliveryNotice {
 
 function describe(event: StreamResponse): Omit<DeliveryNotice, 'version'> {
   const status = 'task' in event ? event.task.status : 'statusUpdate' in event ? event.statusUpdate.status : undefined;
-  const shown = status ? { state: status.state, ...(status.message?.messageId ? { messageId: status.message.messageId } : {}) } : {};
+  const shown = status
+    ? { state: status.state, ...(status.message?.messageId ? { messageId: status.message.messageId } : {}) }
+    : {};
   if ('task' in event) return { kind: 'task', taskId: event.task.id, ...shown };
   if ('statusUpdate' in event) return { kind: 'statusUpdate', taskId: event.statusUpdate.taskId, ...shown };
   if ('artifactUpdate' in event) return { kind: 'artifactUpdate', taskId: event.artifactUpdate.taskId };

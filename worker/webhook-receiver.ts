@@ -54,11 +54,21 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
   const logger = options.logger ?? console;
   const stats = emptyStats();
 
-  const refuse = (req: IncomingMessage, res: ServerResponse, reason: RejectionReason, message: string, ids?: { workflowId: string; taskId: string }) => {
+  const refuse = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    reason: RejectionReason,
+    message: string,
+    ids?: { workflowId: string; taskId: string },
+  ) => {
     const status = REJECTION_STATUS[reason];
     stats.rejected[reason] += 1;
-    const about = ids ? ` for workflow ${printable(ids.workflowId)} task ${printable(ids.taskId)}` : ` at ${printable(req.url ?? '')}`;
-    logger.warn(`webhook: refused ${req.method ?? '?'} (${status} ${reason})${about} from ${req.socket.remoteAddress ?? '?'}`);
+    const about = ids
+      ? ` for workflow ${printable(ids.workflowId)} task ${printable(ids.taskId)}`
+      : ` at ${printable(req.url ?? '')}`;
+    logger.warn(
+      `webhook: refused ${req.method ?? '?'} (${status} ${reason})${about} from ${req.socket.remoteAddress ?? '?'}`,
+    );
     const headers: Record<string, string> = {};
     if (reason === 'unauthenticated') headers['WWW-Authenticate'] = 'Bearer realm="a2a-push"';
     if (reason === 'method-not-allowed') headers.Allow = req.url?.startsWith(STATS_PATH) ? 'GET' : 'POST';
@@ -77,18 +87,31 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     if (req.method !== 'POST') return refuse(req, res, 'method-not-allowed', 'Push deliveries are POSTed.', ids);
 
     const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > limit) return refuse(req, res, 'too-large', `The body exceeds ${limit} bytes.`, ids);
+    if (Number.isFinite(declared) && declared > limit)
+      return refuse(req, res, 'too-large', `The body exceeds ${limit} bytes.`, ids);
 
     const credential = presentedCredential(req);
     if (!credential) {
-      return refuse(req, res, 'unauthenticated', 'A credential is required: Authorization: Bearer <credentials> from the push config.', ids);
+      return refuse(
+        req,
+        res,
+        'unauthenticated',
+        'A credential is required: Authorization: Bearer <credentials> from the push config.',
+        ids,
+      );
     }
     if (!isPushCredential(credential, secrets, ids.workflowId, ids.taskId)) {
       return refuse(req, res, 'bad-credential', 'The credential is not valid for this workflow and task.', ids);
     }
 
     if (!isJsonMediaType(req.headers['content-type'])) {
-      return refuse(req, res, 'unsupported-media-type', 'Send the body as application/a2a+json or application/json.', ids);
+      return refuse(
+        req,
+        res,
+        'unsupported-media-type',
+        'Send the body as application/a2a+json or application/json.',
+        ids,
+      );
     }
     const body = await readBody(req, limit);
     if (body === 'too-large') return refuse(req, res, 'too-large', `The body exceeds ${limit} bytes.`, ids);
@@ -101,7 +124,13 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
       throw err;
     }
     if (notice.taskId !== ids.taskId) {
-      return refuse(req, res, 'task-mismatch', 'The body is about another task than the one this URL and credential belong to.', ids);
+      return refuse(
+        req,
+        res,
+        'task-mismatch',
+        'The body is about another task than the one this URL and credential belong to.',
+        ids,
+      );
     }
 
     if (!worthSignal(notice)) {
@@ -111,16 +140,41 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     let outcome: 'delivered' | 'gone';
     try {
       const { kind, state, messageId } = notice;
-      outcome = await options.notify(ids.workflowId, { taskId: ids.taskId, kind, ...(state ? { state } : {}), ...(messageId ? { messageId } : {}) });
+      outcome = await options.notify(ids.workflowId, {
+        taskId: ids.taskId,
+        kind,
+        ...(state ? { state } : {}),
+        ...(messageId ? { messageId } : {}),
+      });
     } catch (err) {
       stats.failed += 1;
-      logger.error(`webhook: could not signal workflow ${printable(ids.workflowId)} (task ${printable(ids.taskId)}): ${(err as Error).message}`);
-      return reply(req, res, 503, { error: { status: 503, reason: 'unavailable', message: 'Temporal did not take the notification; try again later.' } }, { 'Retry-After': '10' });
+      logger.error(
+        `webhook: could not signal workflow ${printable(ids.workflowId)} (task ${printable(ids.taskId)}): ${(err as Error).message}`,
+      );
+      return reply(
+        req,
+        res,
+        503,
+        {
+          error: {
+            status: 503,
+            reason: 'unavailable',
+            message: 'Temporal did not take the notification; try again later.',
+          },
+        },
+        { 'Retry-After': '10' },
+      );
     }
     if (outcome === 'gone') {
       // The delivery is genuine but nobody will read it: 410 tells a well-behaved sender to stop.
       stats.gone += 1;
-      return reply(req, res, 410, { error: { status: 410, reason: 'gone', message: 'The delegation this task belonged to has ended; delete the push config.' } });
+      return reply(req, res, 410, {
+        error: {
+          status: 410,
+          reason: 'gone',
+          message: 'The delegation this task belonged to has ended; delete the push config.',
+        },
+      });
     }
     stats.signaled += 1;
     reply(req, res, 200, { status: 'signaled' });
@@ -130,7 +184,10 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     handle(req, res) {
       serve(req, res).catch((err: unknown) => {
         logger.error(`webhook: internal error at ${printable(req.url ?? '')}: ${(err as Error).message}`);
-        if (!res.headersSent) reply(req, res, 500, { error: { status: 500, reason: 'internal', message: 'The receiver failed; the delivery was not taken.' } });
+        if (!res.headersSent)
+          reply(req, res, 500, {
+            error: { status: 500, reason: 'internal', message: 'The receiver failed; the delivery was not taken.' },
+          });
         else res.destroy();
       });
     },
@@ -162,7 +219,12 @@ export async function startWebhookReceiver(options: WebhookListenOptions): Promi
   server.requestTimeout = 30_000;
   server.headersTimeout = 10_000;
   await new Promise<void>((resolve, reject) => {
-    const onError = (error: Error) => reject(new Error(`The webhook receiver could not listen on ${host}:${options.port ?? 0}: ${error.message}`, { cause: error }));
+    const onError = (error: Error) =>
+      reject(
+        new Error(`The webhook receiver could not listen on ${host}:${options.port ?? 0}: ${error.message}`, {
+          cause: error,
+        }),
+      );
     server.once('error', onError);
     server.listen(options.port ?? 0, host, () => {
       server.off('error', onError);
@@ -221,7 +283,13 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-la
 /** Bodies nobody reads are still drained (so the sender sees our answer), up to a bound. */
 const DISCARD_LIMIT = 8 * 1024 * 1024;
 
-function reply(req: IncomingMessage, res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+function reply(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   if (!req.complete) {
     let discarded = 0;
     req.on('data', (chunk: Buffer) => {
@@ -231,7 +299,12 @@ function reply(req: IncomingMessage, res: ServerResponse, status: number, body: 
     req.resume();
   }
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-store', ...headers });
+  res.writeHead(status, {
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(text),
+    'Cache-Control': 'no-store',
+    ...headers,
+  });
   res.end(text);
 }
 

@@ -38,7 +38,10 @@ export interface WebhookStats {
 }
 
 export function emptyStats(): WebhookStats {
-  const rejected = Object.fromEntries(Object.keys(REJECTION_STATUS).map((reason) => [reason, 0])) as Record<RejectionReason, number>;
+  const rejected = Object.fromEntries(Object.keys(REJECTION_STATUS).map((reason) => [reason, 0])) as Record<
+    RejectionReason,
+    number
+  >;
   return { received: 0, signaled: 0, progress: 0, gone: 0, failed: 0, rejected };
 }
 

@@ -6,7 +6,13 @@
  */
 import type { Duration } from '@temporalio/common';
 import { msToNumber } from '@temporalio/common/lib/time.js';
-import { ActivityCancellationType, proxyActivities, proxyLocalActivities, type ActivityOptions, type LocalActivityOptions } from '@temporalio/workflow';
+import {
+  ActivityCancellationType,
+  proxyActivities,
+  proxyLocalActivities,
+  type ActivityOptions,
+  type LocalActivityOptions,
+} from '@temporalio/workflow';
 import type {
   CancelTaskInput,
   DelegationActivities,
@@ -55,15 +61,22 @@ export function delegationActivities(options: TrackingOptions = {}) {
   const acts = proxyActivities<DelegationActivities>(short);
   const localActs = proxyLocalActivities<DelegationActivities>(local);
   return {
-    resolveAgent: (input: ResolveAgentInput, summary: string) => localActs.resolveAgent.executeWithOptions({ ...local, summary }, [input]),
-    sendMessage: (input: SendMessageInput, summary: string) => acts.sendMessage.executeWithOptions({ ...short, summary }, [input]),
-    cancelTask: (input: CancelTaskInput, summary: string) => acts.cancelTask.executeWithOptions({ ...short, summary }, [input]),
-    streamMessage: (input: StreamMessageInput, summary: string) => acts.streamMessage.executeWithOptions({ ...long, summary }, [input]),
-    trackTask: (input: TrackTaskInput, summary: string) => acts.trackTask.executeWithOptions({ ...long, summary }, [input]),
+    resolveAgent: (input: ResolveAgentInput, summary: string) =>
+      localActs.resolveAgent.executeWithOptions({ ...local, summary }, [input]),
+    sendMessage: (input: SendMessageInput, summary: string) =>
+      acts.sendMessage.executeWithOptions({ ...short, summary }, [input]),
+    cancelTask: (input: CancelTaskInput, summary: string) =>
+      acts.cancelTask.executeWithOptions({ ...short, summary }, [input]),
+    streamMessage: (input: StreamMessageInput, summary: string) =>
+      acts.streamMessage.executeWithOptions({ ...long, summary }, [input]),
+    trackTask: (input: TrackTaskInput, summary: string) =>
+      acts.trackTask.executeWithOptions({ ...long, summary }, [input]),
     // Push mode: short calls only; nothing runs while the delegation waits for a notification.
     getTask: (input: GetTaskInput, summary: string) => acts.getTask.executeWithOptions({ ...short, summary }, [input]),
-    registerPushConfig: (input: PushConfigInput, summary: string) => acts.registerPushConfig.executeWithOptions({ ...short, summary }, [input]),
-    deletePushConfig: (input: PushConfigInput, summary: string) => acts.deletePushConfig.executeWithOptions({ ...cleanup, summary }, [input]),
+    registerPushConfig: (input: PushConfigInput, summary: string) =>
+      acts.registerPushConfig.executeWithOptions({ ...short, summary }, [input]),
+    deletePushConfig: (input: PushConfigInput, summary: string) =>
+      acts.deletePushConfig.executeWithOptions({ ...cleanup, summary }, [input]),
   };
 }
 

@@ -24,13 +24,20 @@ export interface DelegationChildOptions {
 }
 
 /** Starts a delegation as a child workflow and returns its handle (for fan-out and for routing answers). */
-export function startDelegation(input: DelegateInput, options: DelegationChildOptions = {}): Promise<ChildWorkflowHandle<typeof delegate>> {
+export function startDelegation(
+  input: DelegateInput,
+  options: DelegationChildOptions = {},
+): Promise<ChildWorkflowHandle<typeof delegate>> {
   return startChild(delegate, {
     args: [input],
-    workflowId: options.workflowId ?? `${workflowInfo().workflowId}/${input.label ?? 'delegate'}-${uuid4().slice(0, 8)}`,
+    workflowId:
+      options.workflowId ?? `${workflowInfo().workflowId}/${input.label ?? 'delegate'}-${uuid4().slice(0, 8)}`,
     taskQueue: options.taskQueue,
     parentClosePolicy: options.parentClosePolicy ?? ParentClosePolicy.REQUEST_CANCEL,
-    staticSummary: truncateBytes(options.summary ?? `Delegate to ${input.agent}${input.text ? `: ${input.text}` : ''}`, 200),
+    staticSummary: truncateBytes(
+      options.summary ?? `Delegate to ${input.agent}${input.text ? `: ${input.text}` : ''}`,
+      200,
+    ),
     staticDetails: input.text ? truncateBytes(`**Request to ${input.agent}**\n\n${input.text}`, 4_000) : undefined,
     typedSearchAttributes: [{ key: A2A_AGENT, value: input.agent }],
   });

@@ -3,7 +3,14 @@
  * poll, one heartbeating activity each), push mode's read-then-wait loop, the wait for an
  * answer, and continue-as-new between rounds. Called by delegate.ts only.
  */
-import { allHandlersFinished, ApplicationFailure, CancellationScope, condition, continueAsNew, workflowInfo } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  ApplicationFailure,
+  CancellationScope,
+  condition,
+  continueAsNew,
+  workflowInfo,
+} from '@temporalio/workflow';
 import { msToNumber } from '@temporalio/common/lib/time.js';
 import type { TrackOutcome } from '../activities/index.js';
 import type { DelegationActivityCalls, TRACKING_DEFAULTS } from './activity-proxies.js';
@@ -27,8 +34,16 @@ export interface TrackContext {
 }
 
 /** Follows the task by the delegation's mode until it is terminal or asks something new. */
-export function followUntilDecided(acts: DelegationActivityCalls, ctx: TrackContext, state: DelegationState, input: DelegateInput, readFirst = true): Promise<TrackOutcome> {
-  return ctx.mode === 'push' ? waitForPush(acts, ctx, state, input, readFirst) : trackUntilDecided(acts, { ...ctx, mode: ctx.mode }, state, input);
+export function followUntilDecided(
+  acts: DelegationActivityCalls,
+  ctx: TrackContext,
+  state: DelegationState,
+  input: DelegateInput,
+  readFirst = true,
+): Promise<TrackOutcome> {
+  return ctx.mode === 'push'
+    ? waitForPush(acts, ctx, state, input, readFirst)
+    : trackUntilDecided(acts, { ...ctx, mode: ctx.mode }, state, input);
 }
 
 /** Tracking rounds until the task is terminal or asks something new; history grows per round only. */
@@ -63,11 +78,20 @@ async function trackUntilDecided(
  * notice or the safety-net timer, then read again. No activity runs while it waits; each wake-up
  * adds one short activity (and the signal) to history.
  */
-async function waitForPush(acts: DelegationActivityCalls, ctx: TrackContext, state: DelegationState, input: DelegateInput, readFirst: boolean): Promise<TrackOutcome> {
+async function waitForPush(
+  acts: DelegationActivityCalls,
+  ctx: TrackContext,
+  state: DelegationState,
+  input: DelegateInput,
+  readFirst: boolean,
+): Promise<TrackOutcome> {
   if (!readFirst) await condition(() => ctx.notices.pending, ctx.tracking.pushSafetyNetInterval);
   for (;;) {
     ctx.notices.clear();
-    const outcome = await acts.getTask({ agent: ctx.agent, taskId: ctx.taskId, handled: ctx.handled }, `GetTask ${ctx.taskId} at ${ctx.name} (push)`);
+    const outcome = await acts.getTask(
+      { agent: ctx.agent, taskId: ctx.taskId, handled: ctx.handled },
+      `GetTask ${ctx.taskId} at ${ctx.name} (push)`,
+    );
     if (outcome.phase !== 'running') return outcome;
     state.status.state = outcome.task.status.state; // artifacts stay as they were: a running read leaves them out
     await continueAsNewIfSuggested(ctx, state, input);
@@ -76,7 +100,11 @@ async function waitForPush(acts: DelegationActivityCalls, ctx: TrackContext, sta
 }
 
 /** Continues as new between rounds when the history grew long; the next run follows the same task. */
-async function continueAsNewIfSuggested(ctx: TrackContext, state: DelegationState, input: DelegateInput): Promise<void> {
+async function continueAsNewIfSuggested(
+  ctx: TrackContext,
+  state: DelegationState,
+  input: DelegateInput,
+): Promise<void> {
   if (!workflowInfo().continueAsNewSuggested) return;
   await condition(allHandlersFinished);
   await continueAsNew<typeof delegate>({
@@ -111,14 +139,25 @@ export async function waitForAnswer(
     return condition(() => state.answered, input.inputTimeout);
   });
   // An input question is only ever ended by an answer (or the deadline); an auth question also by the agent.
-  const watching = state.status.question?.state === 'TASK_STATE_AUTH_REQUIRED' ? waiting.run(() => followUntilDecided(acts, ctx, state, input)) : undefined;
-  const first = await Promise.race([answered.then((ok) => ({ ok })), ...(watching ? [watching.then((moved) => ({ moved }))] : [])]);
+  const watching =
+    state.status.question?.state === 'TASK_STATE_AUTH_REQUIRED'
+      ? waiting.run(() => followUntilDecided(acts, ctx, state, input))
+      : undefined;
+  const first = await Promise.race([
+    answered.then((ok) => ({ ok })),
+    ...(watching ? [watching.then((moved) => ({ moved }))] : []),
+  ]);
   waiting.cancel();
   await Promise.allSettled(watching ? [answered, watching] : [answered]);
   if ('moved' in first) return { moved: first.moved };
   if (!first.ok) {
     const question = state.status.question;
-    await CancellationScope.nonCancellable(() => acts.cancelTask({ agent: ctx.agent, taskId: ctx.taskId }, `CancelTask ${ctx.taskId} at ${ctx.name} (no answer in time)`));
+    await CancellationScope.nonCancellable(() =>
+      acts.cancelTask(
+        { agent: ctx.agent, taskId: ctx.taskId },
+        `CancelTask ${ctx.taskId} at ${ctx.name} (no answer in time)`,
+      ),
+    );
     throw ApplicationFailure.create({
       type: FailureType.inputTimeout,
       nonRetryable: true,

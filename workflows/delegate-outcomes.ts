@@ -8,7 +8,11 @@ import { FailureType } from './failure-types.js';
 
 export function firstMessage(input: DelegateInput, contextId: string): Message {
   const parts: Part[] = [...(input.text ? [{ text: input.text } as Part] : []), ...(input.parts ?? [])];
-  if (parts.length === 0) throw ApplicationFailure.nonRetryable('Nothing to send: give the delegation a text or at least one part.', 'A2A_EMPTY_MESSAGE');
+  if (parts.length === 0)
+    throw ApplicationFailure.nonRetryable(
+      'Nothing to send: give the delegation a text or at least one part.',
+      'A2A_EMPTY_MESSAGE',
+    );
   return {
     messageId: uuid4(),
     role: 'ROLE_USER',
@@ -20,24 +24,41 @@ export function firstMessage(input: DelegateInput, contextId: string): Message {
 }
 
 export function answerMessage(answer: AnswerInput, messageId: string, taskId: string, contextId: string): Message {
-  return { messageId, role: 'ROLE_USER', taskId, contextId, parts: [{ text: answer.text } as Part, ...(answer.parts ?? [])] } as Message;
+  return {
+    messageId,
+    role: 'ROLE_USER',
+    taskId,
+    contextId,
+    parts: [{ text: answer.text } as Part, ...(answer.parts ?? [])],
+  } as Message;
 }
 
 export function terminalFailure(outcome: TrackOutcome, agent: string, taskId: string): ApplicationFailure {
   const { phase } = outcome;
-  const type = phase === 'failed' ? FailureType.taskFailed : phase === 'rejected' ? FailureType.taskRejected : FailureType.taskCanceled;
+  const type =
+    phase === 'failed'
+      ? FailureType.taskFailed
+      : phase === 'rejected'
+        ? FailureType.taskRejected
+        : FailureType.taskCanceled;
   const verb = phase === 'failed' ? 'failed' : phase === 'rejected' ? 'rejected' : 'canceled';
   return ApplicationFailure.create({
     type,
     nonRetryable: true,
     message: `Agent "${agent}" ${verb} task ${taskId}: ${outcome.statusText || 'it gave no reason'}`,
-    details: [{ taskId, contextId: outcome.task.contextId, state: outcome.task.status.state, agentMessage: outcome.statusText }],
+    details: [
+      { taskId, contextId: outcome.task.contextId, state: outcome.task.status.state, agentMessage: outcome.statusText },
+    ],
   });
 }
 
 /** Failures as sentences: an unreachable agent names the last error and what to do. */
 export function explain(err: unknown, agent: string, unreachableTimeout: string | number): Error {
-  if (err instanceof ActivityFailure && err.cause instanceof TimeoutFailure && err.cause.timeoutType === TimeoutType.SCHEDULE_TO_CLOSE) {
+  if (
+    err instanceof ActivityFailure &&
+    err.cause instanceof TimeoutFailure &&
+    err.cause.timeoutType === TimeoutType.SCHEDULE_TO_CLOSE
+  ) {
     const last = err.cause.cause?.message ?? 'no answer';
     return ApplicationFailure.create({
       type: FailureType.agentUnreachable,

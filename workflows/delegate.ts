@@ -54,7 +54,8 @@ export async function delegate(input: DelegateInput): Promise<DelegateResult> {
   );
   const notices = new PushNotices();
   setHandler(taskUpdatedSignal, (notice) => {
-    if (!notices.receive(notice, taskId, handled)) log.debug('taskUpdated ignored: another task, or the question already answered', { taskId: notice?.taskId });
+    if (!notices.receive(notice, taskId, handled))
+      log.debug('taskUpdated ignored: another task, or the question already answered', { taskId: notice?.taskId });
   });
   setHandler(answerSignal, (answer) => {
     const why = state.rejectionOf(answer);
@@ -72,16 +73,24 @@ export async function delegate(input: DelegateInput): Promise<DelegateResult> {
   let agent: AgentRef | undefined;
   /** Push mode: the config registered at the agent, deleted when the task ends. */
   let push: { taskId: string; configId: string } | undefined =
-    input.resume?.pushConfigId && input.resume.taskId ? { taskId: input.resume.taskId, configId: input.resume.pushConfigId } : undefined;
+    input.resume?.pushConfigId && input.resume.taskId
+      ? { taskId: input.resume.taskId, configId: input.resume.pushConfigId }
+      : undefined;
   const releasePush = async () => {
     if (!push || !agent) return;
     const { taskId: id, configId } = push;
     const ref = agent;
     push = undefined;
     try {
-      await CancellationScope.nonCancellable(() => acts.deletePushConfig({ agent: ref, taskId: id, configId }, `Delete push config of task ${id} at ${name}`));
+      await CancellationScope.nonCancellable(() =>
+        acts.deletePushConfig({ agent: ref, taskId: id, configId }, `Delete push config of task ${id} at ${name}`),
+      );
     } catch (err) {
-      log.warn('could not delete the push config; the agent may go on delivering to a receiver that answers 410', { taskId: id, configId, error: String(err) });
+      log.warn('could not delete the push config; the agent may go on delivering to a receiver that answers 410', {
+        taskId: id,
+        configId,
+        error: String(err),
+      });
     }
   };
 
@@ -94,7 +103,14 @@ export async function delegate(input: DelegateInput): Promise<DelegateResult> {
   /** A direct Message reply instead of a task is the delegation's result. */
   const messageResult = async (message: Message): Promise<DelegateResult> => {
     await complete();
-    return { agent: input.agent, kind: 'message', contextId: message.contextId ?? contextId, message, artifacts: [], rounds: state.status.rounds };
+    return {
+      agent: input.agent,
+      kind: 'message',
+      contextId: message.contextId ?? contextId,
+      message,
+      artifacts: [],
+      rounds: state.status.rounds,
+    };
   };
   /** Shows the task the agent created (or continued) for our message; returns its id. */
   const adoptTask = (task: Task): string => {
@@ -104,7 +120,8 @@ export async function delegate(input: DelegateInput): Promise<DelegateResult> {
   };
 
   try {
-    const resolved = input.resume?.resolved ?? (await acts.resolveAgent({ agent: input.agent }, `Resolve agent ${input.agent}`));
+    const resolved =
+      input.resume?.resolved ?? (await acts.resolveAgent({ agent: input.agent }, `Resolve agent ${input.agent}`));
     const mode = !input.mode || input.mode === 'auto' ? resolved.autoMode : input.mode;
     if (input.mode === 'push') {
       const unavailable = pushUnavailable(resolved, input.agent);
@@ -145,7 +162,10 @@ export async function delegate(input: DelegateInput): Promise<DelegateResult> {
         notices.clear(); // from here on, a delivery is about this message
         // Never cancelled half-way: we must learn the task id of what we sent, to cancel it.
         const sent = await CancellationScope.nonCancellable(() =>
-          acts.sendMessage({ agent: agent!, message, acceptedOutputModes: input.acceptedOutputModes }, `SendMessage to ${name}`),
+          acts.sendMessage(
+            { agent: agent!, message, acceptedOutputModes: input.acceptedOutputModes },
+            `SendMessage to ${name}`,
+          ),
         );
         outgoing = undefined;
         if (sent.kind === 'message') return await messageResult(sent.message);
@@ -162,10 +182,18 @@ export async function delegate(input: DelegateInput): Promise<DelegateResult> {
           const ref = agent;
           await CancellationScope.nonCancellable(async () => {
             try {
-              await acts.registerPushConfig({ agent: ref, ...registration }, `Register push config for task ${registration.taskId} at ${name}`);
+              await acts.registerPushConfig(
+                { agent: ref, ...registration },
+                `Register push config for task ${registration.taskId} at ${name}`,
+              );
             } catch (err) {
               // Nobody could follow the task: do not leave it running at the agent.
-              await acts.cancelTask({ agent: ref, taskId: registration.taskId }, `CancelTask ${registration.taskId} at ${name} (push config refused)`).catch(() => undefined);
+              await acts
+                .cancelTask(
+                  { agent: ref, taskId: registration.taskId },
+                  `CancelTask ${registration.taskId} at ${name} (push config refused)`,
+                )
+                .catch(() => undefined);
               throw err;
             }
           });
@@ -174,7 +202,17 @@ export async function delegate(input: DelegateInput): Promise<DelegateResult> {
 
       state.setPhase('working');
       publish();
-      const ctx: TrackContext = { resolved, agent, taskId: taskId!, mode, handled, tracking, name, notices, pushConfigId: push?.configId };
+      const ctx: TrackContext = {
+        resolved,
+        agent,
+        taskId: taskId!,
+        mode,
+        handled,
+        tracking,
+        name,
+        notices,
+        pushConfigId: push?.configId,
+      };
       const outcome = next ?? (await followUntilDecided(acts, ctx, state, input, readFirst));
       next = undefined;
       state.status.state = outcome.task.status.state;
@@ -224,7 +262,9 @@ export async function delegate(input: DelegateInput): Promise<DelegateResult> {
       if (agent && taskId) {
         const ref = agent;
         const id = taskId;
-        const task = await CancellationScope.nonCancellable(() => acts.cancelTask({ agent: ref, taskId: id }, `CancelTask ${id} at ${name}`));
+        const task = await CancellationScope.nonCancellable(() =>
+          acts.cancelTask({ agent: ref, taskId: id }, `CancelTask ${id} at ${name}`),
+        );
         state.status.state = task?.status.state ?? state.status.state;
       }
       await releasePush();

@@ -23,7 +23,15 @@ export class DelegationState {
   private pending: AcceptedAnswer | undefined;
 
   constructor(input: Pick<DelegateInput, 'agent' | 'label'>, contextId: string) {
-    this.status = { kind: 'delegation', agent: input.agent, label: input.label, phase: 'resolving', contextId, rounds: 0, artifacts: [] };
+    this.status = {
+      kind: 'delegation',
+      agent: input.agent,
+      label: input.label,
+      phase: 'resolving',
+      contextId,
+      rounds: 0,
+      artifacts: [],
+    };
   }
 
   setPhase(phase: DelegationPhase): void {

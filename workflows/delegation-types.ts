@@ -112,14 +112,7 @@ export interface StatusKey {
 
 /** Where the delegation is, as its query and the CLI show it. */
 export type DelegationPhase =
-  | 'resolving'
-  | 'sending'
-  | 'working'
-  | 'waiting-for-input'
-  | 'canceling'
-  | 'completed'
-  | 'canceled'
-  | 'failed';
+  'resolving' | 'sending' | 'working' | 'waiting-for-input' | 'canceling' | 'completed' | 'canceled' | 'failed';
 
 export interface PendingQuestion {
   taskId: string;

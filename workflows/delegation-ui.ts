@@ -2,7 +2,14 @@
  * What a delegation shows outside itself: search attributes (so the UI's list can be filtered
  * to "waiting for input") and the current details (markdown in the UI's workflow page).
  */
-import { CancellationScope, getExternalWorkflowHandle, log, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import {
+  CancellationScope,
+  getExternalWorkflowHandle,
+  log,
+  setCurrentDetails,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { DelegationNotice, DelegationStatus } from './delegation-types.js';
 import { delegationChangedSignal } from './messages.js';
 import { A2A_AGENT, A2A_TASK_ID, A2A_TASK_STATE } from './search-attributes.js';
@@ -44,7 +51,9 @@ export class DelegationPublisher {
     const { artifacts: _artifacts, kind: _kind, ...rest } = status;
     const notice: DelegationNotice = { ...rest, workflowId: workflowInfo().workflowId, seq: ++this.sent };
     // Not cancellable: the last notice of a cancelled delegation (phase canceled) must still go out.
-    CancellationScope.nonCancellable(() => getExternalWorkflowHandle(parent.workflowId).signal(delegationChangedSignal, notice)).catch((err: unknown) =>
+    CancellationScope.nonCancellable(() =>
+      getExternalWorkflowHandle(parent.workflowId).signal(delegationChangedSignal, notice),
+    ).catch((err: unknown) =>
       log.info('the parent workflow did not take the notice (it may have ended)', { error: String(err) }),
     );
   }

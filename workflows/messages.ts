@@ -4,7 +4,13 @@
  * update/signal, so the CLI treats either id the same way.
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { AnswerInput, AnswerReceipt, DelegationNotice, DelegationStatus, TaskUpdatedNotice } from './delegation-types.js';
+import type {
+  AnswerInput,
+  AnswerReceipt,
+  DelegationNotice,
+  DelegationStatus,
+  TaskUpdatedNotice,
+} from './delegation-types.js';
 import type { Decision, DecisionInput, ReleaseAnswerReceipt, ReleaseStatus } from './release-types.js';
 
 /** The delegation's state: phase, task, pending question, artifacts so far. */

@@ -21,7 +21,13 @@ export class PushNotices {
    */
   receive(notice: TaskUpdatedNotice, taskId: string | undefined, handled: StatusKey | undefined): boolean {
     if (!taskId || notice?.taskId !== taskId) return false;
-    if (handled && notice.messageId !== undefined && notice.state === handled.state && notice.messageId === handled.messageId) return false;
+    if (
+      handled &&
+      notice.messageId !== undefined &&
+      notice.state === handled.state &&
+      notice.messageId === handled.messageId
+    )
+      return false;
     this.notified = true;
     return true;
   }
@@ -44,7 +50,12 @@ export class PushNotices {
 export function stillOnIt(status: TaskStatus, handled: StatusKey | undefined): boolean {
   if (status.state === 'TASK_STATE_SUBMITTED' || status.state === 'TASK_STATE_WORKING') return true;
   const messageId = status.message?.messageId;
-  return handled !== undefined && messageId !== undefined && status.state === handled.state && messageId === handled.messageId;
+  return (
+    handled !== undefined &&
+    messageId !== undefined &&
+    status.state === handled.state &&
+    messageId === handled.messageId
+  );
 }
 
 /**

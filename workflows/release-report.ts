@@ -53,19 +53,32 @@ export function findingsOf(result: DelegateResult): { findings: Finding[]; targe
 }
 
 function sortByRisk(findings: Finding[]): Finding[] {
-  return [...findings].sort((a, b) => (RISK_ORDER[a.risk] ?? 3) - (RISK_ORDER[b.risk] ?? 3) || a.name.localeCompare(b.name));
+  return [...findings].sort(
+    (a, b) => (RISK_ORDER[a.risk] ?? 3) - (RISK_ORDER[b.risk] ?? 3) || a.name.localeCompare(b.name),
+  );
 }
 
 function outcomeOf(d: DelegationOutcome): CheckOutcome {
   const base = { label: d.label, agent: d.agent, workflowId: d.workflowId };
   if (d.result) {
     // The agent's own closing words first ("Checked 15 packages: 2 findings."), else its result text.
-    const said = textOf(d.result.kind === 'message' ? (d.result.message?.parts ?? []) : (d.result.task?.status.message?.parts ?? []));
+    const said = textOf(
+      d.result.kind === 'message' ? (d.result.message?.parts ?? []) : (d.result.task?.status.message?.parts ?? []),
+    );
     const text = said.trim() || d.result.artifacts.map(artifactText).join('\n\n').trim();
-    return { ...base, outcome: d.result.kind === 'message' ? 'answered' : 'completed', summary: shorten(text || 'completed without a text result') };
+    return {
+      ...base,
+      outcome: d.result.kind === 'message' ? 'answered' : 'completed',
+      summary: shorten(text || 'completed without a text result'),
+    };
   }
   const type = d.failure?.type;
-  const outcome = type === 'A2A_TASK_REJECTED' ? 'rejected' : type === 'A2A_TASK_CANCELED' || type === 'CANCELED' ? 'canceled' : 'failed';
+  const outcome =
+    type === 'A2A_TASK_REJECTED'
+      ? 'rejected'
+      : type === 'A2A_TASK_CANCELED' || type === 'CANCELED'
+        ? 'canceled'
+        : 'failed';
   return { ...base, outcome, summary: d.failure?.message ?? 'it ended without a result' };
 }
 
@@ -79,13 +92,19 @@ function markdownOf(r: Omit<ReleaseReport, 'markdown'>): string {
     '',
   );
   if (r.dependencies.length === 0) {
-    lines.push(r.analysis.outcome === 'completed' ? 'No risky dependency found.' : `No findings: ${r.analysis.summary}`);
+    lines.push(
+      r.analysis.outcome === 'completed' ? 'No risky dependency found.' : `No findings: ${r.analysis.summary}`,
+    );
   } else {
     lines.push('| Package | Current | Suggested | Risk | Why |', '| --- | --- | --- | --- | --- |');
-    for (const f of r.dependencies) lines.push(`| ${cell(f.name)} | ${cell(f.current)} | ${cell(f.suggested)} | ${cell(f.risk)} | ${cell(f.reason)} |`);
+    for (const f of r.dependencies)
+      lines.push(
+        `| ${cell(f.name)} | ${cell(f.current)} | ${cell(f.suggested)} | ${cell(f.risk)} | ${cell(f.reason)} |`,
+      );
   }
   lines.push('', '## Checks', '', '| Check | Agent | Outcome | Summary |', '| --- | --- | --- | --- |');
-  for (const c of r.checks) lines.push(`| ${cell(c.label)} | ${cell(c.agent)} | ${c.outcome} | ${cell(firstLine(c.summary))} |`);
+  for (const c of r.checks)
+    lines.push(`| ${cell(c.label)} | ${cell(c.agent)} | ${c.outcome} | ${cell(firstLine(c.summary))} |`);
   return lines.filter((l, i, all) => !(l === '' && all[i - 1] === '')).join('\n') + '\n';
 }
 
@@ -104,7 +123,9 @@ function artifactText(artifact: Artifact): string {
 }
 
 function textOf(parts: Part[]): string {
-  return parts.map((p) => (typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : '')).join('');
+  return parts
+    .map((p) => (typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : ''))
+    .join('');
 }
 
 function shorten(text: string): string {
@@ -112,7 +133,12 @@ function shorten(text: string): string {
 }
 
 function firstLine(text: string): string {
-  return text.split('\n').find((l) => l.trim() && !l.startsWith('#'))?.trim() ?? text;
+  return (
+    text
+      .split('\n')
+      .find((l) => l.trim() && !l.startsWith('#'))
+      ?.trim() ?? text
+  );
 }
 
 function cell(value: string | undefined): string {

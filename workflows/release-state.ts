@@ -66,7 +66,11 @@ export class ReleaseState {
   }
 
   /** Records how a delegation ended, from its result or failure. */
-  ended(label: string, phase: 'completed' | 'failed' | 'canceled', details: { state?: TaskState; error?: string } = {}): void {
+  ended(
+    label: string,
+    phase: 'completed' | 'failed' | 'canceled',
+    details: { state?: TaskState; error?: string } = {},
+  ): void {
     const row = this.delegation(label);
     if (!row) return;
     row.phase = phase;
@@ -141,7 +145,8 @@ export class ReleaseState {
       d.question ? [{ ...d.question, label: d.label, workflowId: d.workflowId, agent: d.agent }] : [],
     );
     const asking = this.status.questions.length > 0;
-    if (asking && (this.basePhase === 'analysing' || this.basePhase === 'following-up')) this.status.phase = 'waiting-for-input';
+    if (asking && (this.basePhase === 'analysing' || this.basePhase === 'following-up'))
+      this.status.phase = 'waiting-for-input';
     else if (!asking && this.status.phase === 'waiting-for-input') this.status.phase = this.basePhase;
   }
 }

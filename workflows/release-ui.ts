@@ -21,7 +21,9 @@ export class ReleasePublisher {
 
 /** The markdown the Temporal UI shows as the release's current details. */
 export function releaseDetails(status: ReleaseStatus): string {
-  const lines = [`**Release ${status.service} ${status.fromVersion} → ${status.toVersion}** · phase **${status.phase}**`];
+  const lines = [
+    `**Release ${status.service} ${status.fromVersion} → ${status.toVersion}** · phase **${status.phase}**`,
+  ];
   if (status.questions.length) {
     lines.push('', '### Waiting for your answer', '');
     for (const q of status.questions) {
@@ -31,7 +33,12 @@ export function releaseDetails(status: ReleaseStatus): string {
     lines.push(`Answer: \`a2a-temporal answer ${status.releaseId} "<your answer>"${task}\``);
   }
   if (status.phase === 'awaiting-approval') {
-    lines.push('', '### Waiting for approval', '', `\`a2a-temporal approve ${status.releaseId}\` or \`a2a-temporal reject ${status.releaseId} --reason "<why>"\``);
+    lines.push(
+      '',
+      '### Waiting for approval',
+      '',
+      `\`a2a-temporal approve ${status.releaseId}\` or \`a2a-temporal reject ${status.releaseId} --reason "<why>"\``,
+    );
   }
   if (status.delegations.length) {
     lines.push('', '### Delegations', '');
@@ -41,11 +48,18 @@ export function releaseDetails(status: ReleaseStatus): string {
     }
   }
   if (status.report) {
-    const top = status.report.dependencies.slice(0, 5).map((f) => `- **${f.risk}** ${f.name}: ${f.current ?? '?'} → ${f.suggested ?? '?'}`);
+    const top = status.report.dependencies
+      .slice(0, 5)
+      .map((f) => `- **${f.risk}** ${f.name}: ${f.current ?? '?'} → ${f.suggested ?? '?'}`);
     lines.push('', '### Report', '', ...(top.length ? top : ['No risky dependency found.']));
-    if (status.report.dependencies.length > top.length) lines.push(`- … ${status.report.dependencies.length - top.length} more (see the result)`);
+    if (status.report.dependencies.length > top.length)
+      lines.push(`- … ${status.report.dependencies.length - top.length} more (see the result)`);
   }
-  if (status.decision) lines.push('', `**${status.decision.outcome}** by ${status.decision.by}${status.decision.reason ? `: ${status.decision.reason}` : ''}`);
+  if (status.decision)
+    lines.push(
+      '',
+      `**${status.decision.outcome}** by ${status.decision.by}${status.decision.reason ? `: ${status.decision.reason}` : ''}`,
+    );
   else if (status.reason) lines.push('', `**${status.outcome ?? status.phase}:** ${status.reason}`);
   return lines.join('\n');
 }

@@ -31,7 +31,15 @@ import {
 } from './messages.js';
 import { buildReleaseReport, type DelegationOutcome } from './release-report.js';
 import { ReleaseState } from './release-state.js';
-import type { CheckSpec, Decision, DecisionInput, ReleaseAnswerReceipt, ReleaseInput, ReleaseOutcome, ReleaseResult } from './release-types.js';
+import type {
+  CheckSpec,
+  Decision,
+  DecisionInput,
+  ReleaseAnswerReceipt,
+  ReleaseInput,
+  ReleaseOutcome,
+  ReleaseResult,
+} from './release-types.js';
 import { ReleasePublisher } from './release-ui.js';
 
 /** The text of the follow-up that turns the analysis into a sorted list of fix suggestions. */
@@ -56,7 +64,12 @@ export async function release(input: ReleaseInput): Promise<ReleaseResult> {
     const receipt = { label: question.label, workflowId: question.workflowId, taskId: question.taskId, answerId };
     state.answered(receipt); // before the await: a second answer cannot be routed to the same question
     publish();
-    await getExternalWorkflowHandle(question.workflowId).signal(answerSignal, { text: answer.text, parts: answer.parts, taskId: question.taskId, answerId });
+    await getExternalWorkflowHandle(question.workflowId).signal(answerSignal, {
+      text: answer.text,
+      parts: answer.parts,
+      taskId: question.taskId,
+      answerId,
+    });
     return receipt;
   };
   setHandler(releaseAnswerUpdate, (answer) => relay(answer, answer.answerId ?? currentUpdateInfo()?.id ?? uuid4()), {
@@ -68,12 +81,21 @@ export async function release(input: ReleaseInput): Promise<ReleaseResult> {
     await relay(answer, answer.answerId ?? uuid4());
   });
   const decide = (outcome: Decision['outcome']) => (input: DecisionInput) => {
-    state.status.decision = { outcome, by: input.by.trim(), reason: input.reason?.trim() || undefined, at: new Date().toISOString() };
+    state.status.decision = {
+      outcome,
+      by: input.by.trim(),
+      reason: input.reason?.trim() || undefined,
+      at: new Date().toISOString(),
+    };
     publish();
     return state.status.decision;
   };
-  setHandler(approveUpdate, decide('approved'), { validator: (d) => rejectWith(state.decisionRejection('approved', d)) });
-  setHandler(rejectUpdate, decide('rejected'), { validator: (d) => rejectWith(state.decisionRejection('rejected', d)) });
+  setHandler(approveUpdate, decide('approved'), {
+    validator: (d) => rejectWith(state.decisionRejection('approved', d)),
+  });
+  setHandler(rejectUpdate, decide('rejected'), {
+    validator: (d) => rejectWith(state.decisionRejection('rejected', d)),
+  });
 
   const outcomes: Array<Promise<DelegationOutcome>> = [];
   try {
@@ -104,7 +126,10 @@ export async function release(input: ReleaseInput): Promise<ReleaseResult> {
     state.status.report = buildReleaseReport(input, analysis, sorted, checks);
 
     if (!analysis.result) {
-      return await finish('failed', `The dependency analysis by ${input.compat.agent} did not complete: ${analysis.failure?.message ?? 'no result'}`);
+      return await finish(
+        'failed',
+        `The dependency analysis by ${input.compat.agent} did not complete: ${analysis.failure?.message ?? 'no result'}`,
+      );
     }
     state.setPhase('awaiting-approval');
     publish();
@@ -112,7 +137,12 @@ export async function release(input: ReleaseInput): Promise<ReleaseResult> {
       ? await condition(() => state.status.decision !== undefined, input.approvalTimeout)
       : await condition(() => state.status.decision !== undefined).then(() => true);
     if (!decided) {
-      state.status.decision = { outcome: 'rejected', by: 'approval deadline', reason: `no decision within ${String(input.approvalTimeout)}`, at: new Date().toISOString() };
+      state.status.decision = {
+        outcome: 'rejected',
+        by: 'approval deadline',
+        reason: `no decision within ${String(input.approvalTimeout)}`,
+        at: new Date().toISOString(),
+      };
     }
     const decision = state.status.decision!;
     return await finish(decision.outcome, decision.reason);
@@ -130,7 +160,10 @@ export async function release(input: ReleaseInput): Promise<ReleaseResult> {
     const workflowId = `${releaseId}/${spec.label}`;
     state.track(spec.label, workflowId, spec.agent);
     publish();
-    return startDelegation(delegation, { workflowId, summary: `${spec.label} for release ${input.service} ${input.toVersion} (agent ${spec.agent})` });
+    return startDelegation(delegation, {
+      workflowId,
+      summary: `${spec.label} for release ${input.service} ${input.toVersion} (agent ${spec.agent})`,
+    });
   }
 
   /** Waits for a child's result; a failed check becomes an outcome, a cancelled release stays cancelled. */
@@ -144,7 +177,10 @@ export async function release(input: ReleaseInput): Promise<ReleaseResult> {
     } catch (err) {
       if (isCancellation(err) && CancellationScope.current().consideredCancelled) throw err;
       const failure = failureOf(err);
-      state.ended(spec.label, isCancellation(err) ? 'canceled' : 'failed', { state: failure.state, error: failure.message });
+      state.ended(spec.label, isCancellation(err) ? 'canceled' : 'failed', {
+        state: failure.state,
+        error: failure.message,
+      });
       publish();
       return { ...base, failure };
     }
@@ -192,7 +228,11 @@ function defaultRequest(label: string, { service, fromVersion, toVersion }: Rele
 
 /** The failure behind a child's error: the first typed failure in its cause chain (e.g. A2A_TASK_FAILED). */
 function failureOf(err: unknown): { type?: string; message: string; state?: TaskState } {
-  for (let e = err as { type?: unknown; message?: string; name?: string; cause?: unknown; details?: unknown } | undefined; e; e = e.cause as typeof e) {
+  for (
+    let e = err as { type?: unknown; message?: string; name?: string; cause?: unknown; details?: unknown } | undefined;
+    e;
+    e = e.cause as typeof e
+  ) {
     if (typeof e.type === 'string') {
       const details = Array.isArray(e.details) ? (e.details[0] as { state?: TaskState } | undefined) : undefined;
       return { type: e.type, message: e.message ?? e.type, state: details?.state };

@@ -14,7 +14,9 @@ export const AgentInterfaceSchema = wireObject({
   /** An HTTPS URL (or `host:port` for gRPC). */
   url: z.string({ error: 'expected a URL' }).min(1, { error: 'must not be empty' }),
   /** Open string: `JSONRPC`, `GRPC`, `HTTP+JSON`, or a URI for a custom binding. */
-  protocolBinding: z.string({ error: 'expected a binding name such as HTTP+JSON' }).min(1, { error: 'must not be empty' }),
+  protocolBinding: z
+    .string({ error: 'expected a binding name such as HTTP+JSON' })
+    .min(1, { error: 'must not be empty' }),
   /** `Major.Minor`, e.g. "1.0" or "0.3". */
   protocolVersion: z.string({ error: 'expected a version such as "1.0"' }).min(1, { error: 'must not be empty' }),
   /** If set, copied into every request (REST path prefix, JSON-RPC `tenant` param). */

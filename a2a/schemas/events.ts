@@ -30,7 +30,10 @@ export const TaskArtifactUpdateEventSchema = wireObject({
 });
 export type TaskArtifactUpdateEvent = z.infer<typeof TaskArtifactUpdateEventSchema>;
 
-export const SendMessageResponseSchema = oneofKeys({ task: TaskSchema, message: MessageSchema }, 'a SendMessageResponse');
+export const SendMessageResponseSchema = oneofKeys(
+  { task: TaskSchema, message: MessageSchema },
+  'a SendMessageResponse',
+);
 export type SendMessageResponse = z.infer<typeof SendMessageResponseSchema>;
 
 export const StreamResponseSchema = oneofKeys(

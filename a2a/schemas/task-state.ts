@@ -21,7 +21,8 @@ export const TASK_STATES = [
 
 /** ProtoJSON parsers also accept an enum's number; the index in TASK_STATES is the proto number. */
 function enumNumberToName(names: readonly string[]) {
-  return (value: unknown) => (typeof value === 'number' && Number.isInteger(value) && names[value] ? names[value] : value);
+  return (value: unknown) =>
+    typeof value === 'number' && Number.isInteger(value) && names[value] ? names[value] : value;
 }
 
 export const TaskStateSchema = z.preprocess(

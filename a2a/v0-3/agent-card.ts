@@ -63,7 +63,11 @@ function securityRequirements(security: unknown): unknown {
   if (!Array.isArray(security)) return undefined;
   return security.map((entry) =>
     isRecord(entry)
-      ? { schemes: Object.fromEntries(Object.entries(entry).map(([name, scopes]) => [name, { list: Array.isArray(scopes) ? scopes : [] }])) }
+      ? {
+          schemes: Object.fromEntries(
+            Object.entries(entry).map(([name, scopes]) => [name, { list: Array.isArray(scopes) ? scopes : [] }]),
+          ),
+        }
       : entry,
   );
 }
@@ -72,7 +76,11 @@ function securityRequirements(security: unknown): unknown {
 export function legacyCardToV1(card: Record<string, unknown>): Record<string, unknown> {
   const version = majorMinor(typeof card.protocolVersion === 'string' ? card.protocolVersion : '0.3');
   const interfaces: Array<{ url: unknown; protocolBinding: unknown; protocolVersion: string }> = [
-    { url: card.url, protocolBinding: typeof card.preferredTransport === 'string' ? card.preferredTransport : 'JSONRPC', protocolVersion: version },
+    {
+      url: card.url,
+      protocolBinding: typeof card.preferredTransport === 'string' ? card.preferredTransport : 'JSONRPC',
+      protocolVersion: version,
+    },
   ];
   if (Array.isArray(card.additionalInterfaces)) {
     for (const extra of card.additionalInterfaces) {
@@ -91,11 +99,20 @@ export function legacyCardToV1(card: Record<string, unknown>): Record<string, un
     supportedInterfaces: interfaces,
     capabilities,
   };
-  for (const key of ['url', 'preferredTransport', 'additionalInterfaces', 'protocolVersion', 'supportsAuthenticatedExtendedCard', 'security']) {
+  for (const key of [
+    'url',
+    'preferredTransport',
+    'additionalInterfaces',
+    'protocolVersion',
+    'supportsAuthenticatedExtendedCard',
+    'security',
+  ]) {
     delete out[key];
   }
   if (isRecord(card.securitySchemes)) {
-    out.securitySchemes = Object.fromEntries(Object.entries(card.securitySchemes).map(([k, v]) => [k, securityScheme(v)]));
+    out.securitySchemes = Object.fromEntries(
+      Object.entries(card.securitySchemes).map(([k, v]) => [k, securityScheme(v)]),
+    );
   }
   const requirements = securityRequirements(card.security);
   if (requirements) out.securityRequirements = requirements;

@@ -59,7 +59,13 @@ export class LegacyHttpJsonTransport implements Transport {
   }
 
   async getTask(req: GetTaskParams, o?: CallOptions) {
-    const body = await this.rest.call('GET', `/tasks/${seg(req.id)}`, 'GetTask', { query: { historyLength: req.historyLength } }, o);
+    const body = await this.rest.call(
+      'GET',
+      `/tasks/${seg(req.id)}`,
+      'GetTask',
+      { query: { historyLength: req.historyLength } },
+      o,
+    );
     return legacyTaskToV1(body, this.rest.parseContext('GetTask', 'Task'));
   }
 
@@ -92,7 +98,13 @@ export class LegacyHttpJsonTransport implements Transport {
 
   async getPushConfig(req: PushConfigRef, o?: CallOptions) {
     const op = 'GetTaskPushNotificationConfig';
-    const body = await this.rest.call('GET', `/tasks/${seg(req.taskId)}/pushNotificationConfigs/${seg(req.id)}`, op, {}, o);
+    const body = await this.rest.call(
+      'GET',
+      `/tasks/${seg(req.taskId)}/pushNotificationConfigs/${seg(req.id)}`,
+      op,
+      {},
+      o,
+    );
     return legacyPushConfigToV1(body, this.rest.parseContext(op, 'TaskPushNotificationConfig'));
   }
 

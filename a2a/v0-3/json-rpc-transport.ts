@@ -97,7 +97,12 @@ export class LegacyJsonRpcTransport implements Transport {
 
   async deletePushConfig(req: PushConfigRef, o?: CallOptions): Promise<void> {
     const op = 'DeleteTaskPushNotificationConfig';
-    await this.rpc.call('tasks/pushNotificationConfig/delete', { id: req.taskId, pushNotificationConfigId: req.id }, op, o);
+    await this.rpc.call(
+      'tasks/pushNotificationConfig/delete',
+      { id: req.taskId, pushNotificationConfigId: req.id },
+      op,
+      o,
+    );
   }
 }
 

@@ -64,7 +64,10 @@ export const LegacyFileSchema = wireObject(
     mimeType: z.string().optional(),
     name: z.string().optional(),
   },
-  { exactlyOneOf: ['uri', 'bytes', 'fileWithUri', 'fileWithBytes'], message: 'a 0.3 file needs exactly one of uri or bytes' },
+  {
+    exactlyOneOf: ['uri', 'bytes', 'fileWithUri', 'fileWithBytes'],
+    message: 'a 0.3 file needs exactly one of uri or bytes',
+  },
 );
 
 export const LegacyPartSchema = wireObject(
@@ -75,7 +78,10 @@ export const LegacyPartSchema = wireObject(
     data: JsonValueSchema.optional(),
     metadata: MetadataSchema.optional(),
   },
-  { exactlyOneOf: ['text', 'file', 'data'], message: `a 0.3 part needs exactly one of ${listOr(['text', 'file', 'data'])}` },
+  {
+    exactlyOneOf: ['text', 'file', 'data'],
+    message: `a 0.3 part needs exactly one of ${listOr(['text', 'file', 'data'])}`,
+  },
 );
 export type LegacyPart = z.infer<typeof LegacyPartSchema>;
 

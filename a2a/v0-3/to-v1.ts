@@ -39,7 +39,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 export function partToV1(part: LegacyPart): Part {
   let metadata = part.metadata ? { ...part.metadata } : undefined;
-  const withMeta = <T extends object>(p: T): T => (metadata && Object.keys(metadata).length > 0 ? { ...p, metadata } : p);
+  const withMeta = <T extends object>(p: T): T =>
+    metadata && Object.keys(metadata).length > 0 ? { ...p, metadata } : p;
   if (part.text !== undefined) return withMeta({ text: part.text });
   if (part.file !== undefined) {
     const f = part.file;
@@ -154,7 +155,10 @@ export function legacyEventToV1(json: unknown, ctx: ParseContext): LegacyEvent {
       return { response: { task: taskToV1(parse(LegacyTaskSchema, body, at(ctx, prefix, 'Task'))) }, final: false };
     case 'message':
       // A message reply ends the exchange.
-      return { response: { message: messageToV1(parse(LegacyMessageSchema, body, at(ctx, prefix, 'Message'))) }, final: true };
+      return {
+        response: { message: messageToV1(parse(LegacyMessageSchema, body, at(ctx, prefix, 'Message'))) },
+        final: true,
+      };
     case 'status-update': {
       const update = parse(LegacyStatusUpdateSchema, body, at(ctx, prefix, 'TaskStatusUpdateEvent'));
       const statusUpdate: TaskStatusUpdateEvent = { taskId: update.taskId, status: statusToV1(update.status) };
@@ -164,7 +168,10 @@ export function legacyEventToV1(json: unknown, ctx: ParseContext): LegacyEvent {
     }
     case 'artifact-update': {
       const update = parse(LegacyArtifactUpdateSchema, body, at(ctx, prefix, 'TaskArtifactUpdateEvent'));
-      const artifactUpdate: TaskArtifactUpdateEvent = { taskId: update.taskId, artifact: artifactToV1(update.artifact) };
+      const artifactUpdate: TaskArtifactUpdateEvent = {
+        taskId: update.taskId,
+        artifact: artifactToV1(update.artifact),
+      };
       if (update.contextId) artifactUpdate.contextId = update.contextId;
       if (update.append) artifactUpdate.append = true;
       if (update.lastChunk) artifactUpdate.lastChunk = true;
@@ -173,7 +180,10 @@ export function legacyEventToV1(json: unknown, ctx: ParseContext): LegacyEvent {
     }
     default:
       // Let the Task schema produce the error message for an unrecognisable body.
-      return { response: { task: taskToV1(parse(LegacyTaskSchema, body, at(ctx, prefix, 'task or message (A2A 0.3)'))) }, final: false };
+      return {
+        response: { task: taskToV1(parse(LegacyTaskSchema, body, at(ctx, prefix, 'task or message (A2A 0.3)'))) },
+        final: false,
+      };
   }
 }
 
@@ -217,10 +227,15 @@ export function legacyPushConfigToV1(json: unknown, ctx: ParseContext): TaskPush
   return pushConfigToV1(parse(LegacyTaskPushConfigSchema, json, { ...ctx, what: 'TaskPushNotificationConfig' }));
 }
 
-export function legacyPushConfigListToV1(json: unknown, ctx: ParseContext): { configs: TaskPushNotificationConfig[]; nextPageToken?: string } {
+export function legacyPushConfigListToV1(
+  json: unknown,
+  ctx: ParseContext,
+): { configs: TaskPushNotificationConfig[]; nextPageToken?: string } {
   const parsed = parse(LegacyPushConfigListSchema, json ?? [], { ...ctx, what: 'list of push notification configs' });
   if (Array.isArray(parsed)) return { configs: parsed.map(pushConfigToV1) };
-  const out: { configs: TaskPushNotificationConfig[]; nextPageToken?: string } = { configs: parsed.configs.map(pushConfigToV1) };
+  const out: { configs: TaskPushNotificationConfig[]; nextPageToken?: string } = {
+    configs: parsed.configs.map(pushConfigToV1),
+  };
   if (parsed.nextPageToken) out.nextPageToken = parsed.nextPageToken;
   return out;
 }

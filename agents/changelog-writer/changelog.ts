@@ -33,7 +33,12 @@ export function parseChangelogRequest(value: unknown): ChangelogRequestResult {
   if (!dependencies.ok) return dependencies;
   return {
     ok: true,
-    request: { service: String(value.service), from: String(value.from), to: String(value.to), dependencies: dependencies.list },
+    request: {
+      service: String(value.service),
+      from: String(value.from),
+      to: String(value.to),
+      dependencies: dependencies.list,
+    },
   };
 }
 
@@ -46,14 +51,21 @@ export function changelogChunks(request: ChangelogRequest): Part[][] {
     (dependencies.length === 0
       ? '- No dependency changes.\n\n'
       : dependencies
-          .map((d) => `- **${d.name}**: ${d.from === undefined ? '' : `${d.from} → `}${d.to}${d.note ? ` (${d.note})` : ''}\n`)
+          .map(
+            (d) =>
+              `- **${d.name}**: ${d.from === undefined ? '' : `${d.from} → `}${d.to}${d.note ? ` (${d.note})` : ''}\n`,
+          )
           .join('') + '\n');
   const notes =
     '## Upgrade notes\n\n' +
     `- ${dependencies.length} ${dependencies.length === 1 ? 'dependency' : 'dependencies'} changed between ${from} and ${to}.\n` +
     '- Reinstall from a clean lockfile so native modules are rebuilt for the new runtime.\n' +
     `- Run the full test suite before releasing ${service} ${to}.\n`;
-  return [[textPart(heading, 'text/markdown')], [textPart(updates, 'text/markdown')], [textPart(notes, 'text/markdown')]];
+  return [
+    [textPart(heading, 'text/markdown')],
+    [textPart(updates, 'text/markdown')],
+    [textPart(notes, 'text/markdown')],
+  ];
 }
 
 function parseDependencies(value: unknown): { ok: true; list: DependencyChange[] } | { ok: false; problem: string } {

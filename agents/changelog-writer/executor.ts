@@ -13,7 +13,10 @@ export function createChangelogExecutor(defaults: DelayDefaults): SampleAgentExe
 
 /** Streams a markdown changelog built from the latest `{ service, from, to, dependencies? }` data part. */
 export async function writeChangelog(turn: TaskTurn): Promise<void> {
-  const data = turn.conversation.filter((m) => m.role === Role.ROLE_USER).flatMap(dataOf).at(-1);
+  const data = turn.conversation
+    .filter((m) => m.role === Role.ROLE_USER)
+    .flatMap(dataOf)
+    .at(-1);
   const parsed = parseChangelogRequest(data);
   if (!parsed.ok) {
     const example = '{"service":"payment-service","from":"1.4.0","to":"1.5.0"}';

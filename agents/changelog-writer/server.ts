@@ -13,7 +13,8 @@ export const changelogDescription: AgentDescription = {
     {
       id: 'changelog-writing',
       name: 'Changelog writing',
-      description: 'Send a data part { service, from, to, dependencies? }; get a changelog artifact streamed in chunks.',
+      description:
+        'Send a data part { service, from, to, dependencies? }; get a changelog artifact streamed in chunks.',
       tags: ['changelog', 'release'],
       examples: ['Write the changelog for payment-service 1.4.0 → 1.5.0'],
     },

@@ -16,7 +16,9 @@ export interface Finding {
 
 export const RISKS: readonly Risk[] = ['high', 'medium', 'low'];
 
-const RULES_BY_PACKAGE = new Map<string, CompatibilityRule>(COMPATIBILITY_RULES.map((rule) => [rule.packageName, rule]));
+const RULES_BY_PACKAGE = new Map<string, CompatibilityRule>(
+  COMPATIBILITY_RULES.map((rule) => [rule.packageName, rule]),
+);
 
 /**
  * The findings for running `manifest` on Node.js `targetNode`, in manifest order (dependencies,
@@ -25,7 +27,10 @@ const RULES_BY_PACKAGE = new Map<string, CompatibilityRule>(COMPATIBILITY_RULES.
 export function analyseManifest(manifest: Manifest, targetNode: number): Finding[] {
   const findings: Finding[] = [];
   const seen = new Set<string>();
-  for (const [name, range] of [...Object.entries(manifest.dependencies), ...Object.entries(manifest.devDependencies ?? {})]) {
+  for (const [name, range] of [
+    ...Object.entries(manifest.dependencies),
+    ...Object.entries(manifest.devDependencies ?? {}),
+  ]) {
     if (seen.has(name)) continue;
     seen.add(name);
     const verdict = RULES_BY_PACKAGE.get(name)?.check({ name, range, version: minVersion(range), targetNode });

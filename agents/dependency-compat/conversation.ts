@@ -98,7 +98,12 @@ export function nextStep(conversation: CompatConversation, scenario: Scenario | 
       auth: false,
     };
   }
-  return { kind: 'analyse', manifest, targetNode: conversation.targetNode, packageManager: conversation.packageManager };
+  return {
+    kind: 'analyse',
+    manifest,
+    targetNode: conversation.targetNode,
+    packageManager: conversation.packageManager,
+  };
 }
 
 /**

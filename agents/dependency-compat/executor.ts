@@ -3,7 +3,13 @@ import { SampleAgentExecutor } from '../shared/sample-executor.js';
 import type { DelayDefaults } from '../shared/scenario.js';
 import type { TaskTurn } from '../shared/task-turn.js';
 import { analyseManifest, countByRisk, sortFindingsByRisk } from './analysis.js';
-import { isReportFollowUp, nextStep, readConversation, type CompatConversation, type CompatStep } from './conversation.js';
+import {
+  isReportFollowUp,
+  nextStep,
+  readConversation,
+  type CompatConversation,
+  type CompatStep,
+} from './conversation.js';
 import {
   findingsFromTask,
   REPORT_ARTIFACT_ID,
@@ -44,7 +50,11 @@ async function runStep(turn: TaskTurn, conversation: CompatConversation, step: C
       return;
     case 'ask':
       turn.working();
-      turn.ask(step.auth ? TaskState.TASK_STATE_AUTH_REQUIRED : TaskState.TASK_STATE_INPUT_REQUIRED, step.question, step.questionId);
+      turn.ask(
+        step.auth ? TaskState.TASK_STATE_AUTH_REQUIRED : TaskState.TASK_STATE_INPUT_REQUIRED,
+        step.question,
+        step.questionId,
+      );
       if (step.auth && turn.settings.scenario === 'auth-out-of-band') {
         // The A2A way for credentials that arrive out of band: the task resumes without a new
         // message, and clients that keep watching the task see it move on.
@@ -94,7 +104,7 @@ async function sortReferencedSuggestions(turn: TaskTurn): Promise<void> {
   const streamed = await turn.streamArtifact({
     artifactId: SORTED_ARTIFACT_ID,
     name: SORTED_ARTIFACT_NAME,
-    description: 'The referenced report\'s fix suggestions, high risk first',
+    description: "The referenced report's fix suggestions, high risk first",
     chunks: [sortedSuggestionParts(sorted, report.targetNode)],
   });
   if (streamed) turn.complete(`Sorted ${sorted.length} fix suggestions by risk (high first).`);

@@ -32,7 +32,11 @@ export function reportChunks({ manifest, targetNode, findings, packageManager }:
     findings.length === 0
       ? `## Findings\n\nNo dependency needs attention for Node.js ${targetNode}.\n\n`
       : '## Findings\n\n| Package | Current | Suggested | Risk | Reason |\n| --- | --- | --- | --- | --- |\n' +
-        findings.map((f) => `| ${cell(f.name)} | ${cell(f.current)} | ${cell(f.suggested)} | ${f.risk} | ${cell(f.reason)} |\n`).join('') +
+        findings
+          .map(
+            (f) => `| ${cell(f.name)} | ${cell(f.current)} | ${cell(f.suggested)} | ${f.risk} | ${cell(f.reason)} |\n`,
+          )
+          .join('') +
         '\n';
 
   const counts = countByRisk(findings);
@@ -58,7 +62,9 @@ export function sortedSuggestionParts(sorted: readonly Finding[], targetNode: nu
   const body =
     sorted.length === 0
       ? 'The referenced report has no findings: nothing to fix.\n'
-      : sorted.map((f, i) => `${i + 1}. **${f.name}** (${f.risk}): ${f.current} → ${f.suggested}. ${f.reason}\n`).join('');
+      : sorted
+          .map((f, i) => `${i + 1}. **${f.name}** (${f.risk}): ${f.current} → ${f.suggested}. ${f.reason}\n`)
+          .join('');
   return [textPart(heading + body, MARKDOWN), dataPart({ findings: sorted })];
 }
 

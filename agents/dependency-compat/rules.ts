@@ -45,7 +45,11 @@ export const COMPATIBILITY_RULES: readonly CompatibilityRule[] = [
           reason: `node-sass ${range} has no binaries for Node.js ${t}; support starts with node-sass ${needed}.`,
         };
       }
-      return { risk: 'low', suggested: 'sass ^1.77.0', reason: 'node-sass is deprecated; plan the move to sass (Dart Sass).' };
+      return {
+        risk: 'low',
+        suggested: 'sass ^1.77.0',
+        reason: 'node-sass is deprecated; plan the move to sass (Dart Sass).',
+      };
     },
   },
   {
@@ -68,7 +72,11 @@ export const COMPATIBILITY_RULES: readonly CompatibilityRule[] = [
             suggested: 'built-in fetch (or undici)',
             reason: `request is deprecated and unmaintained since 2020 and relies on url.parse() and other legacy APIs; Node.js ${t} ships fetch.`,
           }
-        : { risk: 'low', suggested: 'undici', reason: 'request is deprecated and unmaintained since 2020; plan a replacement.' },
+        : {
+            risk: 'low',
+            suggested: 'undici',
+            reason: 'request is deprecated and unmaintained since 2020; plan a replacement.',
+          },
   },
   {
     packageName: 'jest',
@@ -82,7 +90,11 @@ export const COMPATIBILITY_RULES: readonly CompatibilityRule[] = [
         };
       }
       if (version.major === 29 && t >= 24) {
-        return { risk: 'low', suggested: '^30.0.0', reason: `jest 29 predates Node.js ${t}; jest 30 is the line tested on it.` };
+        return {
+          risk: 'low',
+          suggested: '^30.0.0',
+          reason: `jest 29 predates Node.js ${t}; jest 30 is the line tested on it.`,
+        };
       }
       return undefined;
     },
@@ -92,7 +104,11 @@ export const COMPATIBILITY_RULES: readonly CompatibilityRule[] = [
     check: ({ version, targetNode: t }) => {
       if (version === undefined || version.major >= 5) return undefined;
       if (version.major < 4) {
-        return { risk: 'high', suggested: '^5.1.0', reason: `express ${version.major} is end-of-life and untested on Node.js ${t}.` };
+        return {
+          risk: 'high',
+          suggested: '^5.1.0',
+          reason: `express ${version.major} is end-of-life and untested on Node.js ${t}.`,
+        };
       }
       return {
         risk: 'low',
@@ -163,7 +179,11 @@ export const COMPATIBILITY_RULES: readonly CompatibilityRule[] = [
     packageName: 'fibers',
     check: ({ targetNode: t }) =>
       t >= 16
-        ? { risk: 'high', suggested: 'remove it (use async/await)', reason: 'fibers does not build on Node.js 16 or later and is abandoned.' }
+        ? {
+            risk: 'high',
+            suggested: 'remove it (use async/await)',
+            reason: 'fibers does not build on Node.js 16 or later and is abandoned.',
+          }
         : undefined,
   },
 ];

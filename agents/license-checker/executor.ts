@@ -31,5 +31,6 @@ export async function checkManifestLicenses(turn: TaskTurn): Promise<void> {
     description: `Licenses and supply-chain findings for ${service}`,
     chunks: [licenseReportParts(service, report)],
   });
-  if (streamed) turn.complete(`Checked ${report.packages.length} packages of ${service}: ${report.findings.length} findings.`);
+  if (streamed)
+    turn.complete(`Checked ${report.packages.length} packages of ${service}: ${report.findings.length} findings.`);
 }

@@ -34,10 +34,34 @@ export interface CompromisedRelease {
 }
 
 export const COMPROMISED_RELEASES: readonly CompromisedRelease[] = [
-  { packageName: 'event-stream', versions: ['3.3.6'], incident: 'ships the malicious flatmap-stream dependency (2018)' },
-  { packageName: 'ua-parser-js', versions: ['0.7.29', '0.8.0', '1.0.0'], incident: 'hijacked release installing a cryptominer and password stealer (2021)' },
-  { packageName: 'coa', versions: ['2.0.3', '2.0.4', '2.1.1', '2.1.3', '3.0.1', '3.1.3'], incident: 'hijacked release with a password-stealing install script (2021)' },
-  { packageName: 'rc', versions: ['1.2.9', '1.3.9', '2.3.9'], incident: 'hijacked release with a password-stealing install script (2021)' },
-  { packageName: 'colors', versions: ['1.4.1', '1.4.2'], incident: 'sabotaged by its author: prints garbage in an endless loop (2022)' },
-  { packageName: 'node-ipc', versions: ['10.1.1', '10.1.2'], incident: 'protestware that overwrites files on some hosts (2022)' },
+  {
+    packageName: 'event-stream',
+    versions: ['3.3.6'],
+    incident: 'ships the malicious flatmap-stream dependency (2018)',
+  },
+  {
+    packageName: 'ua-parser-js',
+    versions: ['0.7.29', '0.8.0', '1.0.0'],
+    incident: 'hijacked release installing a cryptominer and password stealer (2021)',
+  },
+  {
+    packageName: 'coa',
+    versions: ['2.0.3', '2.0.4', '2.1.1', '2.1.3', '3.0.1', '3.1.3'],
+    incident: 'hijacked release with a password-stealing install script (2021)',
+  },
+  {
+    packageName: 'rc',
+    versions: ['1.2.9', '1.3.9', '2.3.9'],
+    incident: 'hijacked release with a password-stealing install script (2021)',
+  },
+  {
+    packageName: 'colors',
+    versions: ['1.4.1', '1.4.2'],
+    incident: 'sabotaged by its author: prints garbage in an endless loop (2022)',
+  },
+  {
+    packageName: 'node-ipc',
+    versions: ['10.1.1', '10.1.2'],
+    incident: 'protestware that overwrites files on some hosts (2022)',
+  },
 ];

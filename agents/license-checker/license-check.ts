@@ -28,7 +28,10 @@ export interface LicenseReport {
 export function checkLicenses(manifest: Manifest): LicenseReport {
   const packages: PackageLicense[] = [];
   const findings: LicenseFinding[] = [];
-  const entries = new Map([...Object.entries(manifest.devDependencies ?? {}), ...Object.entries(manifest.dependencies)]);
+  const entries = new Map([
+    ...Object.entries(manifest.devDependencies ?? {}),
+    ...Object.entries(manifest.dependencies),
+  ]);
   for (const [name, range] of [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const license = LICENSES[name] ?? 'unknown';
     packages.push({ name, range, license });
@@ -38,11 +41,29 @@ export function checkLicenses(manifest: Manifest): LicenseReport {
       findings.push({ name, range, license, risk: 'high', reason });
     }
     if (/^(A?GPL)-/i.test(license)) {
-      findings.push({ name, range, license, risk: 'high', reason: `${license} is a strong copyleft license; distributing the service would require releasing its source` });
+      findings.push({
+        name,
+        range,
+        license,
+        risk: 'high',
+        reason: `${license} is a strong copyleft license; distributing the service would require releasing its source`,
+      });
     } else if (/^LGPL-/i.test(license)) {
-      findings.push({ name, range, license, risk: 'medium', reason: `${license} is a weak copyleft license; keep the library replaceable and review how it is linked` });
+      findings.push({
+        name,
+        range,
+        license,
+        risk: 'medium',
+        reason: `${license} is a weak copyleft license; keep the library replaceable and review how it is linked`,
+      });
     } else if (license === 'unknown') {
-      findings.push({ name, range, license, risk: 'low', reason: 'not in the local license catalogue; verify the license manually' });
+      findings.push({
+        name,
+        range,
+        license,
+        risk: 'low',
+        reason: 'not in the local license catalogue; verify the license manually',
+      });
     }
   }
   return { packages, findings };

@@ -5,7 +5,8 @@ import { createLicenseExecutor } from './executor.js';
 
 export const licenseDescription: AgentDescription = {
   name: 'License Checker',
-  description: 'Checks the licenses of a manifest\'s dependencies and flags copyleft licenses and known-compromised releases.',
+  description:
+    "Checks the licenses of a manifest's dependencies and flags copyleft licenses and known-compromised releases.",
   version: '1.0.0',
   defaultInputModes: ['text/plain', 'application/json'],
   defaultOutputModes: ['text/markdown', 'application/json'],
@@ -13,7 +14,8 @@ export const licenseDescription: AgentDescription = {
     {
       id: 'license-security-check',
       name: 'License and security check',
-      description: 'Send a data part with a package.json-like object; get a license table and findings (GPL/AGPL, compromised versions).',
+      description:
+        'Send a data part with a package.json-like object; get a license table and findings (GPL/AGPL, compromised versions).',
       tags: ['license', 'security', 'supply-chain'],
       examples: ['Check the licenses of payment-service'],
     },

@@ -64,7 +64,10 @@ export interface AgentDefinition {
  * (any URL, loopback included: the SDK sender does no address filtering).
  * @throws when the port cannot be bound.
  */
-export async function startAgentServer(definition: AgentDefinition, options: AgentServerOptions = {}): Promise<RunningAgent> {
+export async function startAgentServer(
+  definition: AgentDefinition,
+  options: AgentServerOptions = {},
+): Promise<RunningAgent> {
   const host = options.host ?? '127.0.0.1';
   const legacy = options.legacy ?? false;
   const server = createServer();
@@ -81,7 +84,14 @@ export async function startAgentServer(definition: AgentDefinition, options: Age
   const pushSender = legacy
     ? createLegacyAwarePushNotificationSender(pushStore)
     : new DefaultPushNotificationSender(pushStore);
-  const requestHandler = new DefaultRequestHandler(card, taskStore, definition.executor, undefined, pushStore, pushSender);
+  const requestHandler = new DefaultRequestHandler(
+    card,
+    taskStore,
+    definition.executor,
+    undefined,
+    pushStore,
+    pushSender,
+  );
   const legacyCompat = legacy ? { enabled: true } : undefined;
 
   const app = express();
@@ -119,7 +129,10 @@ function requireBearer(token: string): RequestHandler {
   return (req, res, next) => {
     const given = Buffer.from(req.headers.authorization ?? '');
     if (given.length === expected.length && timingSafeEqual(given, expected)) return next();
-    res.status(401).set('WWW-Authenticate', 'Bearer').json({ error: { code: 401, status: 'UNAUTHENTICATED', message: 'A bearer token is required.' } });
+    res
+      .status(401)
+      .set('WWW-Authenticate', 'Bearer')
+      .json({ error: { code: 401, status: 'UNAUTHENTICATED', message: 'A bearer token is required.' } });
   };
 }
 

@@ -18,7 +18,10 @@ export type ManifestResult = { ok: true; manifest: Manifest } | { ok: false; pro
 export function parseManifest(value: unknown): ManifestResult {
   const candidate = isObject(value) && isObject(value.manifest) ? value.manifest : value;
   if (!isObject(candidate)) {
-    return { ok: false, problem: 'the request has no dependency manifest (a data part holding a package.json-like object)' };
+    return {
+      ok: false,
+      problem: 'the request has no dependency manifest (a data part holding a package.json-like object)',
+    };
   }
   const dependencies = stringMap(candidate.dependencies, 'dependencies');
   if (!dependencies.ok) return dependencies;
@@ -34,7 +37,8 @@ export function parseManifest(value: unknown): ManifestResult {
     manifest.engines = engines.map;
   }
   if (typeof candidate.name === 'string' && candidate.name.trim() !== '') manifest.name = candidate.name.trim();
-  if (typeof candidate.version === 'string' && candidate.version.trim() !== '') manifest.version = candidate.version.trim();
+  if (typeof candidate.version === 'string' && candidate.version.trim() !== '')
+    manifest.version = candidate.version.trim();
   return { ok: true, manifest };
 }
 
@@ -44,12 +48,18 @@ export function looksLikeManifest(value: unknown): boolean {
   return isObject(candidate) && 'dependencies' in candidate;
 }
 
-function stringMap(value: unknown, field: string): { ok: true; map: Record<string, string> } | { ok: false; problem: string } {
+function stringMap(
+  value: unknown,
+  field: string,
+): { ok: true; map: Record<string, string> } | { ok: false; problem: string } {
   if (value === undefined) {
     return { ok: false, problem: `the manifest has no "${field}" object (package name → version range)` };
   }
   if (!isObject(value)) {
-    return { ok: false, problem: `the manifest's "${field}" must be an object mapping package names to version ranges` };
+    return {
+      ok: false,
+      problem: `the manifest's "${field}" must be an object mapping package names to version ranges`,
+    };
   }
   const map: Record<string, string> = {};
   for (const [name, range] of Object.entries(value)) {

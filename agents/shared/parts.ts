@@ -34,9 +34,7 @@ export function agentMessage(init: AgentMessageInit): Message {
 
 /** All text parts of a message, joined by newlines. */
 export function textOf(message: Pick<Message, 'parts'>): string {
-  return message.parts
-    .flatMap((part) => (part.content?.$case === 'text' ? [part.content.value] : []))
-    .join('\n');
+  return message.parts.flatMap((part) => (part.content?.$case === 'text' ? [part.content.value] : [])).join('\n');
 }
 
 /** The values of all data parts, in order. */

@@ -11,7 +11,7 @@ export type Skill = (turn: TaskTurn) => Promise<void>;
 export const SIMULATED_FAILURE = 'Simulated failure: the analysis backend is unavailable.';
 export const SIMULATED_REJECTION =
   'Rejected: this agent declines the request (scenario "reject"); send it to another agent or try again later.';
-export const CANCELED_TEXT = 'Canceled at the client\'s request; no further results will be produced.';
+export const CANCELED_TEXT = "Canceled at the client's request; no further results will be produced.";
 
 /**
  * The executor shared by the sample agents. It handles what every sample agent does the same way

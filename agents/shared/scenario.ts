@@ -15,7 +15,12 @@ export const SCENARIOS = [
 ] as const;
 
 /** Scenarios selected by the A2A TCK through `messageId` prefixes (a2a-tck `scenarios/*.feature`). */
-export const TCK_SCENARIOS = ['tck-complete-task', 'tck-input-required', 'tck-reject-task', 'tck-message-response'] as const;
+export const TCK_SCENARIOS = [
+  'tck-complete-task',
+  'tck-input-required',
+  'tck-reject-task',
+  'tck-message-response',
+] as const;
 
 export type Scenario = (typeof SCENARIOS)[number] | (typeof TCK_SCENARIOS)[number];
 

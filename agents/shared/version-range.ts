@@ -88,7 +88,10 @@ function parseAlternative(text: string): Interval | undefined {
   }
   let result: Interval = { lower: ZERO, upper: undefined };
   // Comparators may be written with a space after the operator (">= 18"); glue them first.
-  const comparators = text.replace(/(<=|>=|<|>|=|\^|~)\s+/g, '$1').split(/\s+/).filter(Boolean);
+  const comparators = text
+    .replace(/(<=|>=|<|>|=|\^|~)\s+/g, '$1')
+    .split(/\s+/)
+    .filter(Boolean);
   if (comparators.length === 0) return undefined;
   for (const comparator of comparators) {
     const interval = parseComparator(comparator);

@@ -21,8 +21,17 @@ export function baselineDeps(registry: AgentRegistry, requestTimeoutMs = 30_000)
 }
 
 /** A client for the agent named `agent` (its card comes from the per-worker cache). */
-export async function agentClient(deps: BaselineDeps, agent: string, signal: AbortSignal, timeoutMs = deps.requestTimeoutMs): Promise<A2AClient> {
+export async function agentClient(
+  deps: BaselineDeps,
+  agent: string,
+  signal: AbortSignal,
+  timeoutMs = deps.requestTimeoutMs,
+): Promise<A2AClient> {
   const location = deps.registry.locate(agent);
-  const { card } = await deps.cards.get(location.url, { signal, auth: location.auth, timeoutMs: deps.requestTimeoutMs });
+  const { card } = await deps.cards.get(location.url, {
+    signal,
+    auth: location.auth,
+    timeoutMs: deps.requestTimeoutMs,
+  });
   return createA2AClient({ card }, { dispatcher: deps.dispatcher, auth: location.auth, timeoutMs });
 }

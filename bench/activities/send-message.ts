@@ -20,7 +20,12 @@ const BLOCKING_TIMEOUT_MS = 10 * 60_000;
 export async function baselineSendMessage(deps: BaselineDeps, input: BaselineSendInput): Promise<Task> {
   return asActivity(input.agent, async () => {
     const { cancellationSignal: signal } = Context.current();
-    const client = await agentClient(deps, input.agent, signal, input.returnImmediately ? deps.requestTimeoutMs : BLOCKING_TIMEOUT_MS);
+    const client = await agentClient(
+      deps,
+      input.agent,
+      signal,
+      input.returnImmediately ? deps.requestTimeoutMs : BLOCKING_TIMEOUT_MS,
+    );
     const response = await client.sendMessage(
       { message: input.message, configuration: { returnImmediately: input.returnImmediately, historyLength: 0 } },
       { signal },

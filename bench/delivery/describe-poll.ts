@@ -14,7 +14,8 @@ export function describePollDelivery(intervalMs: number): AnswerDelivery {
       for (;;) {
         const description = await handle.describe();
         if (description.typedSearchAttributes.get(A2A_TASK_STATE) === 'TASK_STATE_INPUT_REQUIRED') return;
-        if (description.status.name !== 'RUNNING') throw new Error(`${handle.workflowId} ended (${description.status.name}) without asking`);
+        if (description.status.name !== 'RUNNING')
+          throw new Error(`${handle.workflowId} ended (${description.status.name}) without asking`);
         await sleep(intervalMs);
       }
     },

@@ -20,7 +20,13 @@ const NAMES: Record<TemporalVariant, string> = {
   blocking_activity: 'blocking_activity',
 };
 
-export const HISTORY_VARIANTS: readonly TemporalVariant[] = ['delegate_poll', 'delegate_stream', 'delegate_push', 'timer_poll', 'blocking_activity'];
+export const HISTORY_VARIANTS: readonly TemporalVariant[] = [
+  'delegate_poll',
+  'delegate_stream',
+  'delegate_push',
+  'timer_poll',
+  'blocking_activity',
+];
 
 const key = (variant: TemporalVariant, workDelayMs: number) => `${NAMES[variant]}_${workDelayMs / 1000}s`;
 const delays = (workDelayMs: number): RemoteDelays => ({ workDelayMs, chunkDelayMs: 0 });

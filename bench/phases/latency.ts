@@ -24,7 +24,10 @@ export interface LatencyOptions {
 
 export async function measureLatency({ run, agent, warmup, count, log }: LatencyOptions): Promise<LatencyFigures> {
   const samples = Object.fromEntries(VARIANTS.map((v) => [v, [] as number[]])) as Record<Variant, number[]>;
-  const routes = Object.fromEntries(VARIANTS.map((v) => [v, {} as Record<string, number>])) as Record<Variant, Record<string, number>>;
+  const routes = Object.fromEntries(VARIANTS.map((v) => [v, {} as Record<string, number>])) as Record<
+    Variant,
+    Record<string, number>
+  >;
   const requests = Object.fromEntries(VARIANTS.map((v) => [v, 0])) as Record<Variant, number>;
   for (let r = 0; r < warmup + count; r++) {
     const order = VARIANTS.map((_, i) => VARIANTS[(i + r) % VARIANTS.length]!);

@@ -51,7 +51,11 @@ export async function measureParked(env: BenchEnv, options: ParkedOptions): Prom
   const { client } = env;
   const taskQueue = `bench-parked-${options.variant ?? 'delegate_stream'}-${process.pid}`;
   const worker = await env.spawnWorker(taskQueue);
-  const run: TemporalRun = { client, taskQueue, delivery: visibilityListDelivery(client, taskQueue, options.listIntervalMs) };
+  const run: TemporalRun = {
+    client,
+    taskQueue,
+    delivery: visibilityListDelivery(client, taskQueue, options.listIntervalMs),
+  };
   const variant = options.variant ?? 'delegate_stream';
   for (let i = 0; i < WARMUP; i++) await temporalDelegation(run, variant);
   // RSS is read after a full GC of the worker's main thread, so collectable garbage is not counted.
@@ -60,7 +64,9 @@ export async function measureParked(env: BenchEnv, options: ParkedOptions): Prom
 
   const startedAt = performance.now();
   await mapLimit(options.count, options.startConcurrency, () => startDelegation(run, variant));
-  options.log(`parked: ${options.count} started in ${((performance.now() - startedAt) / 1000).toFixed(1)} s; waiting for all to park`);
+  options.log(
+    `parked: ${options.count} started in ${((performance.now() - startedAt) / 1000).toFixed(1)} s; waiting for all to park`,
+  );
   await waitFor(async () => (await count(client, waitingQuery(taskQueue))) >= options.count, {
     timeoutMs: 15 * 60_000,
     intervalMs: 250,
@@ -71,13 +77,25 @@ export async function measureParked(env: BenchEnv, options: ParkedOptions): Prom
   const rss = worker.rssMb();
 
   const waiting: string[] = [];
-  for await (const info of client.workflow.list({ query: waitingQuery(taskQueue), pageSize: 1000 })) waiting.push(info.workflowId);
-  await mapLimit(waiting.length, options.answerConcurrency, (i) => client.workflow.getHandle(waiting[i]!).signal(answerSignal, { text: ANSWER_TEXT }));
-  options.log(`parked: ${waiting.length} answered in ${((performance.now() - parkedAt) / 1000).toFixed(1)} s; waiting for all to complete`);
+  for await (const info of client.workflow.list({ query: waitingQuery(taskQueue), pageSize: 1000 }))
+    waiting.push(info.workflowId);
+  await mapLimit(waiting.length, options.answerConcurrency, (i) =>
+    client.workflow.getHandle(waiting[i]!).signal(answerSignal, { text: ANSWER_TEXT }),
+  );
+  options.log(
+    `parked: ${waiting.length} answered in ${((performance.now() - parkedAt) / 1000).toFixed(1)} s; waiting for all to complete`,
+  );
   const done = `TaskQueue = "${taskQueue}" AND ExecutionStatus = "Completed"`;
-  await waitFor(async () => (await count(client, done)) >= options.count + WARMUP, { timeoutMs: 15 * 60_000, intervalMs: 250, what: 'all parked delegations to complete' });
+  await waitFor(async () => (await count(client, done)) >= options.count + WARMUP, {
+    timeoutMs: 15 * 60_000,
+    intervalMs: 250,
+    what: 'all parked delegations to complete',
+  });
   const drainedAt = performance.now();
-  const failed = await count(client, `TaskQueue = "${taskQueue}" AND ExecutionStatus != "Completed" AND ExecutionStatus != "Running"`);
+  const failed = await count(
+    client,
+    `TaskQueue = "${taskQueue}" AND ExecutionStatus != "Completed" AND ExecutionStatus != "Running"`,
+  );
   if (failed) throw new Error(`${failed} parked delegations did not complete`);
   const peak = worker.peakRssMb();
   const drainedHeap = (await worker.collectGarbage()).after.heapUsed;

@@ -26,7 +26,11 @@ export interface ResumeFigures {
   replacement_ready_s: number;
 }
 
-export async function measureResume(env: BenchEnv, delivery: (taskQueue: string) => AnswerDelivery, chunkDelayMs: number): Promise<ResumeFigures> {
+export async function measureResume(
+  env: BenchEnv,
+  delivery: (taskQueue: string) => AnswerDelivery,
+  chunkDelayMs: number,
+): Promise<ResumeFigures> {
   const taskQueue = `bench-resume-${process.pid}`;
   const doomed = await env.spawnWorker(taskQueue);
   const run: TemporalRun = { client: env.client, taskQueue, delivery: delivery(taskQueue) };
@@ -40,7 +44,11 @@ export async function measureResume(env: BenchEnv, delivery: (taskQueue: string)
   const answeredAt = performance.now();
   await handle.signal(answerSignal, { text: ANSWER_TEXT });
   // In flight: the second round's tracking activity has heartbeated what the stream brought.
-  await waitFor(async () => (await trackingProgress(handle))?.state === 'TASK_STATE_WORKING', { timeoutMs: 30_000, intervalMs: 20, what: 'the report stream' });
+  await waitFor(async () => (await trackingProgress(handle))?.state === 'TASK_STATE_WORKING', {
+    timeoutMs: 30_000,
+    intervalMs: 20,
+    what: 'the report stream',
+  });
   const killedAt = performance.now();
   await doomed.kill('SIGKILL');
   const rescuer = await env.spawnWorker(taskQueue);

@@ -16,7 +16,10 @@ export interface ThroughputResult {
   seconds: number;
 }
 
-export async function measureThroughput(run: () => Promise<void>, { concurrency, total }: ThroughputLevel): Promise<ThroughputResult> {
+export async function measureThroughput(
+  run: () => Promise<void>,
+  { concurrency, total }: ThroughputLevel,
+): Promise<ThroughputResult> {
   let started = 0;
   const begin = performance.now();
   const client = async () => {

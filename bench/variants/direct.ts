@@ -20,7 +20,10 @@ export async function directDelegation(baseUrl: string): Promise<DirectDelegatio
     if (asked.state !== TaskState.TASK_STATE_INPUT_REQUIRED || !asked.taskId) {
       throw new Error(`direct: expected input-required, got state ${asked.state}`);
     }
-    const done = await follow(client, message([text(ANSWER_TEXT)], { taskId: asked.taskId, contextId: asked.contextId }));
+    const done = await follow(
+      client,
+      message([text(ANSWER_TEXT)], { taskId: asked.taskId, contextId: asked.contextId }),
+    );
     if (done.state !== TaskState.TASK_STATE_COMPLETED || !done.report.includes(REPORT_MARKER)) {
       throw new Error(`direct: expected a completed report, got state ${done.state} after ${done.chunks} chunks`);
     }
@@ -53,13 +56,17 @@ async function follow(client: Client, outgoing: Message): Promise<Followed> {
       seen.state = payload.value.status?.state;
     } else if (payload?.$case === 'artifactUpdate') {
       seen.chunks += 1;
-      for (const part of payload.value.artifact?.parts ?? []) if (part.content?.$case === 'text') seen.report += part.content.value;
+      for (const part of payload.value.artifact?.parts ?? [])
+        if (part.content?.$case === 'text') seen.report += part.content.value;
     }
   }
   return seen;
 }
 
-function message(parts: Part[], extra: { taskId?: string; contextId?: string; metadata?: Record<string, unknown> }): Message {
+function message(
+  parts: Part[],
+  extra: { taskId?: string; contextId?: string; metadata?: Record<string, unknown> },
+): Message {
   return {
     messageId: randomUUID(),
     contextId: extra.contextId ?? '',

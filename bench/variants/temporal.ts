@@ -19,7 +19,11 @@ export interface TemporalRun {
 let sequence = 0;
 
 /** Starts the variant's workflow (not waiting for anything). */
-export function startDelegation(run: TemporalRun, variant: TemporalVariant, delays: RemoteDelays = NO_DELAY): Promise<WorkflowHandle> {
+export function startDelegation(
+  run: TemporalRun,
+  variant: TemporalVariant,
+  delays: RemoteDelays = NO_DELAY,
+): Promise<WorkflowHandle> {
   const { workflowType, mode } = workflowOf(variant);
   return run.client.workflow.start(workflowType, {
     taskQueue: run.taskQueue,
@@ -41,7 +45,11 @@ export async function answerAndFinish(run: TemporalRun, handle: WorkflowHandle):
 }
 
 /** A whole delegation: start, answer, result. */
-export async function temporalDelegation(run: TemporalRun, variant: TemporalVariant, delays: RemoteDelays = NO_DELAY): Promise<WorkflowHandle> {
+export async function temporalDelegation(
+  run: TemporalRun,
+  variant: TemporalVariant,
+  delays: RemoteDelays = NO_DELAY,
+): Promise<WorkflowHandle> {
   const handle = await startDelegation(run, variant, delays);
   await answerAndFinish(run, handle);
   return handle;
@@ -50,6 +58,8 @@ export async function temporalDelegation(run: TemporalRun, variant: TemporalVari
 function check(workflowId: string, result: { state?: string; artifacts: Artifact[] }): void {
   const report = result.artifacts.map(artifactText).join('\n');
   if (result.state !== 'TASK_STATE_COMPLETED' || !report.includes(REPORT_MARKER)) {
-    throw new Error(`${workflowId}: expected a completed report, got state ${result.state} with ${result.artifacts.length} artifacts`);
+    throw new Error(
+      `${workflowId}: expected a completed report, got state ${result.state} with ${result.artifacts.length} artifacts`,
+    );
   }
 }

@@ -1,5 +1,12 @@
 /** The implementations the bench runs side by side. */
-export const VARIANTS = ['direct', 'blocking_activity', 'timer_poll', 'delegate_stream', 'delegate_poll', 'delegate_push'] as const;
+export const VARIANTS = [
+  'direct',
+  'blocking_activity',
+  'timer_poll',
+  'delegate_stream',
+  'delegate_poll',
+  'delegate_push',
+] as const;
 export type Variant = (typeof VARIANTS)[number];
 
 export type TemporalVariant = Exclude<Variant, 'direct'>;

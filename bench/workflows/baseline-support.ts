@@ -31,11 +31,23 @@ export function baselineState(input: DelegateInput): DelegationState {
 
 export function firstMessage(input: DelegateInput, contextId: string): Message {
   const parts: Part[] = [...(input.text ? [{ text: input.text } as Part] : []), ...(input.parts ?? [])];
-  return { messageId: uuid4(), role: 'ROLE_USER', contextId, parts, ...(input.metadata ? { metadata: input.metadata } : {}) } as Message;
+  return {
+    messageId: uuid4(),
+    role: 'ROLE_USER',
+    contextId,
+    parts,
+    ...(input.metadata ? { metadata: input.metadata } : {}),
+  } as Message;
 }
 
 export function answerMessage(answer: AnswerInput, messageId: string, task: Task): Message {
-  return { messageId, role: 'ROLE_USER', taskId: task.id, contextId: task.contextId, parts: [{ text: answer.text } as Part] } as Message;
+  return {
+    messageId,
+    role: 'ROLE_USER',
+    taskId: task.id,
+    contextId: task.contextId,
+    parts: [{ text: answer.text } as Part],
+  } as Message;
 }
 
 /**

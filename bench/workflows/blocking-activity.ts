@@ -8,7 +8,14 @@ import { condition, proxyActivities } from '@temporalio/workflow';
 import type { Task } from '../../a2a/index.js';
 import type { DelegateInput } from '../../workflows/delegation-types.js';
 import type { BaselineActivities } from '../activities/index.js';
-import { answerMessage, askFrom, baselineState, finish, firstMessage, type BaselineResult } from './baseline-support.js';
+import {
+  answerMessage,
+  askFrom,
+  baselineState,
+  finish,
+  firstMessage,
+  type BaselineResult,
+} from './baseline-support.js';
 
 const { baselineSendMessage } = proxyActivities<BaselineActivities>({
   startToCloseTimeout: '10 minutes',
@@ -18,12 +25,20 @@ const { baselineSendMessage } = proxyActivities<BaselineActivities>({
 export async function blockingActivity(input: DelegateInput): Promise<BaselineResult> {
   const state = baselineState(input);
   state.setPhase('sending');
-  let task: Task = await baselineSendMessage({ agent: input.agent, message: firstMessage(input, state.status.contextId), returnImmediately: false });
+  let task: Task = await baselineSendMessage({
+    agent: input.agent,
+    message: firstMessage(input, state.status.contextId),
+    returnImmediately: false,
+  });
   while (task.status.state === 'TASK_STATE_INPUT_REQUIRED') {
     askFrom(state, task, new Date());
     await condition(() => state.answered);
     const { answer, receipt } = state.takeAnswer();
-    task = await baselineSendMessage({ agent: input.agent, message: answerMessage(answer, receipt.messageId, task), returnImmediately: false });
+    task = await baselineSendMessage({
+      agent: input.agent,
+      message: answerMessage(answer, receipt.messageId, task),
+      returnImmediately: false,
+    });
   }
   return finish(state, task);
 }

@@ -9,7 +9,14 @@ import { condition, proxyActivities, sleep } from '@temporalio/workflow';
 import type { Task } from '../../a2a/index.js';
 import type { DelegateInput } from '../../workflows/delegation-types.js';
 import type { BaselineActivities } from '../activities/index.js';
-import { answerMessage, askFrom, baselineState, finish, firstMessage, type BaselineResult } from './baseline-support.js';
+import {
+  answerMessage,
+  askFrom,
+  baselineState,
+  finish,
+  firstMessage,
+  type BaselineResult,
+} from './baseline-support.js';
 
 const POLL_INITIAL_MS = 200;
 const POLL_MAX_MS = 5_000;
@@ -24,7 +31,11 @@ const TERMINAL = new Set(['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STA
 export async function timerPoll(input: DelegateInput): Promise<BaselineResult> {
   const state = baselineState(input);
   state.setPhase('sending');
-  let task = await baselineSendMessage({ agent: input.agent, message: firstMessage(input, state.status.contextId), returnImmediately: true });
+  let task = await baselineSendMessage({
+    agent: input.agent,
+    message: firstMessage(input, state.status.contextId),
+    returnImmediately: true,
+  });
   let answered: string | undefined; // the status message id of the question already answered
   for (;;) {
     state.setPhase('working');
@@ -34,7 +45,11 @@ export async function timerPoll(input: DelegateInput): Promise<BaselineResult> {
     await condition(() => state.answered);
     const { answer, receipt } = state.takeAnswer();
     answered = task.status.message?.messageId;
-    await baselineSendMessage({ agent: input.agent, message: answerMessage(answer, receipt.messageId, task), returnImmediately: true });
+    await baselineSendMessage({
+      agent: input.agent,
+      message: answerMessage(answer, receipt.messageId, task),
+      returnImmediately: true,
+    });
   }
 }
 

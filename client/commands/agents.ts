@@ -17,21 +17,31 @@ export function registerAgentsCommand(program: Command): void {
     .option('--public-host <name>', 'host name in the agent cards (e.g. a compose service name)')
     .option('--work-delay <ms>', 'simulated work before the report streams', '300')
     .option('--legacy', 'also serve the A2A 0.3 wire format')
-    .action(async (opts: { host: string; publicHost?: string; compatPort: string; changelogPort: string; licensePort: string; workDelay: string; legacy?: boolean }) => {
-      const running = await startSampleAgents({
-        host: opts.host,
-        publicHost: opts.publicHost,
-        ports: {
-          compat: parsePort(opts.compatPort, '--compat-port'),
-          changelog: parsePort(opts.changelogPort, '--changelog-port'),
-          license: parsePort(opts.licensePort, '--license-port'),
-        },
-        workDelayMs: Number(opts.workDelay),
-        legacy: opts.legacy ?? false,
-      });
-      for (const agent of Object.values(running.agents)) console.log(`${agent.name}: ${agent.cardUrl}`);
-      console.log('Press Ctrl-C to stop.');
-      await waitForExitSignal();
-      await running.close();
-    });
+    .action(
+      async (opts: {
+        host: string;
+        publicHost?: string;
+        compatPort: string;
+        changelogPort: string;
+        licensePort: string;
+        workDelay: string;
+        legacy?: boolean;
+      }) => {
+        const running = await startSampleAgents({
+          host: opts.host,
+          publicHost: opts.publicHost,
+          ports: {
+            compat: parsePort(opts.compatPort, '--compat-port'),
+            changelog: parsePort(opts.changelogPort, '--changelog-port'),
+            license: parsePort(opts.licensePort, '--license-port'),
+          },
+          workDelayMs: Number(opts.workDelay),
+          legacy: opts.legacy ?? false,
+        });
+        for (const agent of Object.values(running.agents)) console.log(`${agent.name}: ${agent.cardUrl}`);
+        console.log('Press Ctrl-C to stop.');
+        await waitForExitSignal();
+        await running.close();
+      },
+    );
 }

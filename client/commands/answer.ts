@@ -7,7 +7,9 @@ import { endedError, findTarget } from '../workflow-target.js';
 
 export function registerAnswerCommand(program: Command): void {
   withConnectionOptions(program.command('answer <id> <text...>'))
-    .description('answer the question an agent asked, for a release (routed to the delegation that waits) or a single delegation')
+    .description(
+      'answer the question an agent asked, for a release (routed to the delegation that waits) or a single delegation',
+    )
     .option('--task <taskId>', 'the task whose question you answer (needed when several wait)')
     .option('--json', 'print the receipt as JSON')
     .action(async (id: string, words: string[], opts: GlobalOptions & { task?: string }) => {

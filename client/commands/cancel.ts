@@ -20,7 +20,11 @@ export function registerCancelCommand(program: Command): void {
         );
         terminal.stopStatus();
         const final = status ?? (await target.handle.describe()).status.name;
-        console.log(opts.json ? JSON.stringify({ workflowId: id, status: final }) : `${target.kind === 'release' ? 'Release' : 'Delegation'} ${id}: ${final.toLowerCase()}.`);
+        console.log(
+          opts.json
+            ? JSON.stringify({ workflowId: id, status: final })
+            : `${target.kind === 'release' ? 'Release' : 'Delegation'} ${id}: ${final.toLowerCase()}.`,
+        );
       }),
     );
 }

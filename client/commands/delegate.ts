@@ -5,7 +5,15 @@ import { usageError } from '../cli-error.js';
 import { withConnectionOptions, withContext, workflowUrl, type GlobalOptions } from '../context.js';
 import { follow } from '../follow.js';
 import { interactiveHandlers } from '../interactive.js';
-import { checkAgentNames, cliRegistry, parseMode, readableId, readJsonFile, taskQueueOf, warnWithoutWorker } from '../start-options.js';
+import {
+  checkAgentNames,
+  cliRegistry,
+  parseMode,
+  readableId,
+  readJsonFile,
+  taskQueueOf,
+  warnWithoutWorker,
+} from '../start-options.js';
 import { Terminal } from '../terminal.js';
 import type { Part } from '../../a2a/index.js';
 
@@ -32,7 +40,7 @@ export function registerDelegateCommand(program: Command): void {
     .option('--data <file>', 'attach a JSON file as a data part (e.g. a package.json)')
     .option('--input-timeout <duration>', 'give up on a question after this long, e.g. "30 minutes"')
     .option('--agents-file <file>', 'check the agent name against this agents file')
-    .option('--task-queue <name>', 'the workers\' task queue (env A2A_TASK_QUEUE, default a2a-temporal)')
+    .option('--task-queue <name>', "the workers' task queue (env A2A_TASK_QUEUE, default a2a-temporal)")
     .option('--id <workflowId>', 'workflow id (default: delegate-<agent>-<random>)')
     .option('--follow', 'watch it live and ask for answers on this terminal')
     .option('--json', 'print the workflow id and UI link as JSON')
@@ -40,7 +48,9 @@ export function registerDelegateCommand(program: Command): void {
       const text = words.join(' ').trim();
       if (!text) throw usageError('Give the request text: a2a-temporal delegate --agent <name|url> "<text>".');
       checkAgentNames(cliRegistry(opts.agentsFile), [opts.agent]);
-      const parts: Part[] = opts.data ? [{ data: readJsonFile(opts.data, 'data file', '--data'), mediaType: 'application/json' } as Part] : [];
+      const parts: Part[] = opts.data
+        ? [{ data: readJsonFile(opts.data, 'data file', '--data'), mediaType: 'application/json' } as Part]
+        : [];
       const input: DelegateInput = {
         agent: opts.agent,
         label: opts.agent.replace(/^https?:\/\//, ''),
@@ -67,7 +77,10 @@ export function registerDelegateCommand(program: Command): void {
         else console.log(`Started delegation ${workflowId}\nUI: ${uiUrl}`);
         if (opts.follow) {
           const terminal = new Terminal();
-          const view = await follow(context, workflowId, { terminal, ...interactiveHandlers(context, workflowId, terminal, {}) });
+          const view = await follow(context, workflowId, {
+            terminal,
+            ...interactiveHandlers(context, workflowId, terminal, {}),
+          });
           if (view.status !== 'COMPLETED') process.exitCode = 1;
         }
       });

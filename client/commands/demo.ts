@@ -68,13 +68,23 @@ export function registerDemoCommand(program: Command): void {
         const samples = await startSampleAgents({ workDelayMs: 800, chunkDelayMs: 700 });
         cleanups.push(() => samples.close());
         const registry = new AgentRegistry({
-          agents: Object.fromEntries(Object.entries(samples.agents).map(([name, agent]) => [name, { url: agent.baseUrl }])),
+          agents: Object.fromEntries(
+            Object.entries(samples.agents).map(([name, agent]) => [name, { url: agent.baseUrl }]),
+          ),
         });
-        terminal.line(`Sample agents: ${Object.values(samples.agents).map((a) => a.cardUrl).join(', ')}`);
+        terminal.line(
+          `Sample agents: ${Object.values(samples.agents)
+            .map((a) => a.cardUrl)
+            .join(', ')}`,
+        );
 
         terminal.setStatus('starting a worker (bundling the workflows takes a few seconds)');
         const taskQueue = readableId('a2a-temporal-demo');
-        const worker = await createA2AWorker({ config: loadWorkerConfig(process.env, { taskQueue }), target: temporalTarget({ address }), registry });
+        const worker = await createA2AWorker({
+          config: loadWorkerConfig(process.env, { taskQueue }),
+          target: temporalTarget({ address }),
+          registry,
+        });
         const running = worker.run();
         cleanups.push(async () => {
           worker.shutdown();
@@ -101,7 +111,11 @@ export function registerDemoCommand(program: Command): void {
           const view = await follow(context, workflowId, {
             terminal,
             signal: interrupted.signal,
-            ...interactiveHandlers(context, workflowId, terminal, { answer: opts.answer, approve: opts.approve, signal: interrupted.signal }),
+            ...interactiveHandlers(context, workflowId, terminal, {
+              answer: opts.answer,
+              approve: opts.approve,
+              signal: interrupted.signal,
+            }),
           }).catch(async (err: unknown) => {
             if (!interrupted.signal.aborted) throw err;
             terminal.line('\nInterrupted: cancelling the release and its remote tasks.');
@@ -113,7 +127,9 @@ export function registerDemoCommand(program: Command): void {
           const sorted = view.report?.dependencies ?? [];
           terminal.line('');
           terminal.line(`Fix suggestions by risk: ${sorted.map((f) => `${f.name} (${f.risk})`).join(', ') || 'none'}`);
-          terminal.line(`Outcome: ${view.outcome ?? view.status.toLowerCase()}${view.reason ? ` (${view.reason})` : ''}`);
+          terminal.line(
+            `Outcome: ${view.outcome ?? view.status.toLowerCase()}${view.reason ? ` (${view.reason})` : ''}`,
+          );
           terminal.line(`UI: ${link}`);
           if (view.status !== 'COMPLETED' || view.outcome === 'failed') process.exitCode = 1;
         });
@@ -128,7 +144,11 @@ export function registerDemoCommand(program: Command): void {
 }
 
 /** The Temporal server for the demo: the configured or running one, else the embedded one. */
-async function temporalForDemo(opts: DemoOptions, terminal: Terminal, cleanups: Array<() => Promise<unknown>>): Promise<{ address: string; uiUrl: string }> {
+async function temporalForDemo(
+  opts: DemoOptions,
+  terminal: Terminal,
+  cleanups: Array<() => Promise<unknown>>,
+): Promise<{ address: string; uiUrl: string }> {
   const configured = process.env.TEMPORAL_ADDRESS || undefined;
   const port = Number(opts.port);
   const address = configured ?? `127.0.0.1:${port}`;
@@ -136,7 +156,9 @@ async function temporalForDemo(opts: DemoOptions, terminal: Terminal, cleanups: 
   if (await isServing(address)) {
     terminal.line(`Using the Temporal server at ${address}`);
   } else if (configured) {
-    throw new CliError(`TEMPORAL_ADDRESS is ${configured}, but no Temporal server answers there. Start it, or unset TEMPORAL_ADDRESS to let the demo start the embedded one.`);
+    throw new CliError(
+      `TEMPORAL_ADDRESS is ${configured}, but no Temporal server answers there. Start it, or unset TEMPORAL_ADDRESS to let the demo start the embedded one.`,
+    );
   } else {
     const cli = await ensureTemporalCli((line) => terminal.line(`setup: ${line}`));
     terminal.line(`temporal CLI via ${cli.route}: ${cli.version}`);
@@ -165,5 +187,8 @@ async function temporalForDemo(opts: DemoOptions, terminal: Terminal, cleanups: 
   } finally {
     await connection.close();
   }
-  return { address: finalAddress, uiUrl: server?.uiUrl ?? process.env.A2A_TEMPORAL_UI_URL ?? defaultUiUrl(finalAddress) };
+  return {
+    address: finalAddress,
+    uiUrl: server?.uiUrl ?? process.env.A2A_TEMPORAL_UI_URL ?? defaultUiUrl(finalAddress),
+  };
 }

@@ -27,12 +27,28 @@ export function registerListCommand(program: Command): void {
           if (rows.length >= Number(opts.limit)) break;
         }
         if (opts.json) return console.log(JSON.stringify(rows, null, 2));
-        if (rows.length === 0) return console.log(opts.waiting ? 'Nothing is waiting for an answer or an approval.' : 'No releases or delegations yet.');
-        const header = { workflowId: 'ID', kind: 'KIND', status: 'STATUS', phase: 'PHASE / TASK STATE', subject: 'SERVICE / AGENT', started: 'STARTED' };
+        if (rows.length === 0)
+          return console.log(
+            opts.waiting ? 'Nothing is waiting for an answer or an approval.' : 'No releases or delegations yet.',
+          );
+        const header = {
+          workflowId: 'ID',
+          kind: 'KIND',
+          status: 'STATUS',
+          phase: 'PHASE / TASK STATE',
+          subject: 'SERVICE / AGENT',
+          started: 'STARTED',
+        };
         const all = [header, ...rows];
         const keys = Object.keys(header) as Array<keyof typeof header>;
         const widths = keys.map((k) => Math.max(...all.map((r) => r[k]!.length)));
-        for (const r of all) console.log(keys.map((k, i) => r[k]!.padEnd(widths[i]!)).join('  ').trimEnd());
+        for (const r of all)
+          console.log(
+            keys
+              .map((k, i) => r[k]!.padEnd(widths[i]!))
+              .join('  ')
+              .trimEnd(),
+          );
       }),
     );
 }

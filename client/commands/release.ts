@@ -4,7 +4,15 @@ import { usageError } from '../cli-error.js';
 import { withConnectionOptions, withContext, workflowUrl, type GlobalOptions } from '../context.js';
 import { follow } from '../follow.js';
 import { interactiveHandlers } from '../interactive.js';
-import { checkAgentNames, cliRegistry, parseMode, readableId, readJsonFile, taskQueueOf, warnWithoutWorker } from '../start-options.js';
+import {
+  checkAgentNames,
+  cliRegistry,
+  parseMode,
+  readableId,
+  readJsonFile,
+  taskQueueOf,
+  warnWithoutWorker,
+} from '../start-options.js';
 import { Terminal } from '../terminal.js';
 
 interface ReleaseStartOptions extends GlobalOptions {
@@ -31,13 +39,16 @@ export function registerReleaseCommand(program: Command): void {
     .requiredOption('--from <version>', 'current version')
     .requiredOption('--to <version>', 'target version')
     .requiredOption('--manifest <file>', "the service's dependency manifest (package.json)")
-    .option('--agents-file <file>', 'check agent names against this agents file (default: A2A_AGENTS_FILE or ./agents.json)')
+    .option(
+      '--agents-file <file>',
+      'check agent names against this agents file (default: A2A_AGENTS_FILE or ./agents.json)',
+    )
     .option('--compat <agent>', 'the dependency-compatibility agent (name or URL)', 'compat')
     .option('--checks <agents>', 'other checks, comma-separated agent names ("" for none)', 'changelog,license')
     .option('--mode <mode>', 'how delegations follow their tasks: auto, stream, poll, push', 'auto')
     .option('--input-timeout <duration>', 'give up on a question after this long, e.g. "1 hour"')
     .option('--approval-timeout <duration>', 'reject when nobody decides within this time, e.g. "2 days"')
-    .option('--task-queue <name>', 'the workers\' task queue (env A2A_TASK_QUEUE, default a2a-temporal)')
+    .option('--task-queue <name>', "the workers' task queue (env A2A_TASK_QUEUE, default a2a-temporal)")
     .option('--id <workflowId>', 'workflow id (default: release-<service>-<to>-<random>)')
     .option('--follow', 'watch it live and ask for answers and the approval on this terminal')
     .option('--json', 'print the workflow id and UI link as JSON')

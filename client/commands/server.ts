@@ -12,45 +12,65 @@ export const DEFAULT_DB_FILE = join(dataDir, 'temporal.sqlite');
 export function registerServerCommand(program: Command): void {
   program
     .command('server')
-    .description('run the embedded Temporal dev server with its Web UI (SQLite under .data/, search attributes registered)')
+    .description(
+      'run the embedded Temporal dev server with its Web UI (SQLite under .data/, search attributes registered)',
+    )
     .option('--ip <ip>', 'address to bind', '127.0.0.1')
     .option('--port <port>', 'gRPC port', '7233')
     .option('--ui-port <port>', 'Web UI port (default: port + 1000)')
     .option('--db-file <path>', 'SQLite file', DEFAULT_DB_FILE)
     .option('--in-memory', 'keep nothing when the server stops')
     .option('--headless', 'no Web UI')
-    .action(async (opts: { ip: string; port: string; uiPort?: string; dbFile: string; inMemory?: boolean; headless?: boolean }) => {
-      const port = parsePort(opts.port, '--port');
-      const uiPort = opts.headless ? false : opts.uiPort === undefined ? port + 1000 : parsePort(opts.uiPort, '--ui-port');
-      if (await isServing(`${opts.ip}:${port}`)) {
-        throw new CliError(`A Temporal server already answers on ${opts.ip}:${port}; use it, or pick another port with --port.`);
-      }
-      const cli = await ensureTemporalCli((line) => console.error(`setup: ${line}`));
-      console.error(`temporal CLI via ${cli.route}: ${cli.path} (${cli.version})`);
-      const server = await startDevServer({
-        ip: opts.ip,
-        port,
-        uiPort,
-        dbFile: opts.inMemory ? undefined : opts.dbFile,
-        cliPath: cli.path,
-      }).catch((err: unknown) => {
-        throw new CliError(
-          err instanceof DevServerStartError ? err.message : `The Temporal dev server did not start: ${(err as Error).message}`,
-          1,
-          { cause: err },
-        );
-      });
-      console.log(`Temporal server ready at ${server.address} (namespace ${server.namespace})`);
-      if (server.uiUrl) console.log(`Web UI: ${server.uiUrl}`);
-      console.log(opts.inMemory ? 'Data: in memory (gone when the server stops)' : `Data: ${opts.dbFile}`);
-      console.log('Press Ctrl-C to stop.');
-      await Promise.race([waitForExitSignal(), new Promise((resolve) => server.process.once('exit', resolve))]);
-      await server.stop();
-    });
+    .action(
+      async (opts: {
+        ip: string;
+        port: string;
+        uiPort?: string;
+        dbFile: string;
+        inMemory?: boolean;
+        headless?: boolean;
+      }) => {
+        const port = parsePort(opts.port, '--port');
+        const uiPort = opts.headless
+          ? false
+          : opts.uiPort === undefined
+            ? port + 1000
+            : parsePort(opts.uiPort, '--ui-port');
+        if (await isServing(`${opts.ip}:${port}`)) {
+          throw new CliError(
+            `A Temporal server already answers on ${opts.ip}:${port}; use it, or pick another port with --port.`,
+          );
+        }
+        const cli = await ensureTemporalCli((line) => console.error(`setup: ${line}`));
+        console.error(`temporal CLI via ${cli.route}: ${cli.path} (${cli.version})`);
+        const server = await startDevServer({
+          ip: opts.ip,
+          port,
+          uiPort,
+          dbFile: opts.inMemory ? undefined : opts.dbFile,
+          cliPath: cli.path,
+        }).catch((err: unknown) => {
+          throw new CliError(
+            err instanceof DevServerStartError
+              ? err.message
+              : `The Temporal dev server did not start: ${(err as Error).message}`,
+            1,
+            { cause: err },
+          );
+        });
+        console.log(`Temporal server ready at ${server.address} (namespace ${server.namespace})`);
+        if (server.uiUrl) console.log(`Web UI: ${server.uiUrl}`);
+        console.log(opts.inMemory ? 'Data: in memory (gone when the server stops)' : `Data: ${opts.dbFile}`);
+        console.log('Press Ctrl-C to stop.');
+        await Promise.race([waitForExitSignal(), new Promise((resolve) => server.process.once('exit', resolve))]);
+        await server.stop();
+      },
+    );
 }
 
 export function parsePort(value: string, flag: string): number {
   const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw usageError(`${flag} must be a port number (0-65535), got "${value}".`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw usageError(`${flag} must be a port number (0-65535), got "${value}".`);
   return port;
 }

@@ -5,7 +5,9 @@ import { readStatus } from '../status-view.js';
 
 export function registerStatusCommand(program: Command): void {
   withConnectionOptions(program.command('status <id>'))
-    .description('show a release or a delegation: phase, each delegation\'s state, pending questions, artifacts so far, the report')
+    .description(
+      "show a release or a delegation: phase, each delegation's state, pending questions, artifacts so far, the report",
+    )
     .option('--json', 'print the documented JSON object (see the README)')
     .action(async (id: string, opts: GlobalOptions) =>
       withContext(opts, async (context) => {

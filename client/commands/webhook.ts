@@ -13,7 +13,9 @@ import { parsePort } from './server.js';
 export function registerWebhookCommand(program: Command): void {
   program
     .command('webhook')
-    .description("run the push webhook receiver: verifies agents' deliveries and signals the delegations (needs A2A_WEBHOOK_SECRET; Ctrl-C stops it)")
+    .description(
+      "run the push webhook receiver: verifies agents' deliveries and signals the delegations (needs A2A_WEBHOOK_SECRET; Ctrl-C stops it)",
+    )
     .option('--port <port>', 'port to bind (env A2A_WEBHOOK_PORT, default 8787)')
     .option('--host <ip>', 'address to bind (env A2A_WEBHOOK_HOST, default 127.0.0.1: put a TLS proxy in front)')
     .option('--address <host:port>', 'Temporal frontend (env TEMPORAL_ADDRESS)')
@@ -29,12 +31,15 @@ export function registerWebhookCommand(program: Command): void {
         throw unreachableServer(target.address, err) ?? new CliError((err as Error).message, 1, { cause: err });
       }
       try {
-        const receiver = await startWebhookReceiver({ ...config, notify: temporalNotifier(new Client({ connection, namespace: target.namespace })) }).catch(
-          (err: unknown) => {
-            throw new CliError(`${(err as Error).message}. Pick another port with --port.`, 1, { cause: err });
-          },
+        const receiver = await startWebhookReceiver({
+          ...config,
+          notify: temporalNotifier(new Client({ connection, namespace: target.namespace })),
+        }).catch((err: unknown) => {
+          throw new CliError(`${(err as Error).message}. Pick another port with --port.`, 1, { cause: err });
+        });
+        console.log(
+          `Webhook receiver at ${receiver.url}${PUSH_PATH_PREFIX}<workflowId>/<taskId> (counters: ${receiver.url}${STATS_PATH})`,
         );
-        console.log(`Webhook receiver at ${receiver.url}${PUSH_PATH_PREFIX}<workflowId>/<taskId> (counters: ${receiver.url}${STATS_PATH})`);
         console.log(`Signals delegations at ${target.address} (namespace ${target.namespace}). Press Ctrl-C to stop.`);
         await waitForExitSignal();
         await receiver.close();
@@ -45,7 +50,10 @@ export function registerWebhookCommand(program: Command): void {
 }
 
 /** The receiver's settings from the environment and `--host`/`--port`. @throws CliError (usage) with the sentence. */
-export function webhookReceiverConfig(opts: { host?: string; port?: string }, portFlag = '--port'): WebhookReceiverConfig {
+export function webhookReceiverConfig(
+  opts: { host?: string; port?: string },
+  portFlag = '--port',
+): WebhookReceiverConfig {
   const port = opts.port === undefined ? undefined : parsePort(opts.port, portFlag);
   try {
     return loadWebhookReceiverConfig(process.env, { host: opts.host, port });

@@ -11,28 +11,51 @@ export function registerWorkerCommand(program: Command): void {
     .command('worker')
     .description('run the worker: the delegate and release workflows and their activities (Ctrl-C stops it gracefully)')
     .option('--task-queue <name>', 'task queue (env A2A_TASK_QUEUE)')
-    .option('--agents-file <path>', 'agent names, URLs and credential references (env A2A_AGENTS_FILE; default ./agents.json)')
+    .option(
+      '--agents-file <path>',
+      'agent names, URLs and credential references (env A2A_AGENTS_FILE; default ./agents.json)',
+    )
     .option('--address <host:port>', 'Temporal frontend (env TEMPORAL_ADDRESS)')
     .option('--namespace <ns>', 'Temporal namespace (env TEMPORAL_NAMESPACE)')
-    .option('--webhook-port <port>', 'also run the push webhook receiver in this process, on this port (needs A2A_WEBHOOK_SECRET)')
+    .option(
+      '--webhook-port <port>',
+      'also run the push webhook receiver in this process, on this port (needs A2A_WEBHOOK_SECRET)',
+    )
     .option('--webhook-host <ip>', 'address the in-process receiver binds (env A2A_WEBHOOK_HOST, default 127.0.0.1)')
-    .action(async (opts: { taskQueue?: string; agentsFile?: string; address?: string; namespace?: string; webhookPort?: string; webhookHost?: string }) => {
-      let config;
-      try {
-        config = loadWorkerConfig(process.env, { taskQueue: opts.taskQueue, agentsFile: opts.agentsFile });
-      } catch (err) {
-        throw new CliError((err as Error).message, 2);
-      }
-      const webhookReceiver =
-        opts.webhookPort === undefined ? undefined : webhookReceiverConfig({ port: opts.webhookPort, host: opts.webhookHost }, '--webhook-port');
-      const target = temporalTarget(opts);
-      const worker = await createA2AWorker({ config, target, webhookReceiver }).catch((err: unknown) => {
-        throw unreachableServer(target.address, err) ?? new CliError((err as Error).message, 1, { cause: err });
-      });
-      console.log(`Worker on task queue "${config.taskQueue}" at ${target.address} (namespace ${target.namespace})`);
-      console.log(config.agentsFile ? `Agents: ${config.agentsFile}` : 'Agents: none configured (agents are addressed by URL)');
-      console.log(config.webhook ? `Push: agents deliver to ${config.webhook.publicUrl}` : 'Push: off (set A2A_WEBHOOK_URL and A2A_WEBHOOK_SECRET to enable it)');
-      if (worker.receiver) console.log(`Webhook receiver: ${worker.receiver.url}`);
-      await worker.run();
-    });
+    .action(
+      async (opts: {
+        taskQueue?: string;
+        agentsFile?: string;
+        address?: string;
+        namespace?: string;
+        webhookPort?: string;
+        webhookHost?: string;
+      }) => {
+        let config;
+        try {
+          config = loadWorkerConfig(process.env, { taskQueue: opts.taskQueue, agentsFile: opts.agentsFile });
+        } catch (err) {
+          throw new CliError((err as Error).message, 2);
+        }
+        const webhookReceiver =
+          opts.webhookPort === undefined
+            ? undefined
+            : webhookReceiverConfig({ port: opts.webhookPort, host: opts.webhookHost }, '--webhook-port');
+        const target = temporalTarget(opts);
+        const worker = await createA2AWorker({ config, target, webhookReceiver }).catch((err: unknown) => {
+          throw unreachableServer(target.address, err) ?? new CliError((err as Error).message, 1, { cause: err });
+        });
+        console.log(`Worker on task queue "${config.taskQueue}" at ${target.address} (namespace ${target.namespace})`);
+        console.log(
+          config.agentsFile ? `Agents: ${config.agentsFile}` : 'Agents: none configured (agents are addressed by URL)',
+        );
+        console.log(
+          config.webhook
+            ? `Push: agents deliver to ${config.webhook.publicUrl}`
+            : 'Push: off (set A2A_WEBHOOK_URL and A2A_WEBHOOK_SECRET to enable it)',
+        );
+        if (worker.receiver) console.log(`Webhook receiver: ${worker.receiver.url}`);
+        await worker.run();
+      },
+    );
 }

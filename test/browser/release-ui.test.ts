@@ -23,7 +23,11 @@ import { uniqueTaskQueue, useTemporal } from '../helpers/temporal.js';
 import { waitFor } from '../helpers/wait.js';
 
 const QUESTION = 'Which Node.js version should payment-service target? (for example: Node.js 24)';
-const SCREENSHOT = join(packageRoot, process.env.A2A_UPDATE_SCREENSHOT === '1' ? 'docs/images' : 'test/artifacts', 'release-waiting-for-input.png');
+const SCREENSHOT = join(
+  packageRoot,
+  process.env.A2A_UPDATE_SCREENSHOT === '1' ? 'docs/images' : 'test/artifacts',
+  'release-waiting-for-input.png',
+);
 /** The iframes in which the UI renders a workflow's user metadata (markdown) on its User Metadata tab. */
 const SUMMARY = 'iframe#user-metadata-summary';
 const CURRENT_DETAILS = 'iframe#user-metadata-current-details';
@@ -39,7 +43,15 @@ beforeAll(async () => {
   browser = await chromium.launch({
     executablePath: chromiumPath(),
     // The closed network refuses Chromium's background connections: keep them off.
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 });
 afterAll(async () => {
@@ -51,7 +63,10 @@ describe('the Temporal Web UI', () => {
   it("shows a waiting release's question and finds it by its search attributes", async () => {
     const client = await temporal.client();
     const taskQueue = uniqueTaskQueue('ui');
-    const worker = await temporal.worker({ taskQueue, plugins: [a2aTemporalPlugin({ registry: registryOf(samples.agents) })] });
+    const worker = await temporal.worker({
+      taskQueue,
+      plugins: [a2aTemporalPlugin({ registry: registryOf(samples.agents) })],
+    });
     const result = await worker.runUntil(async () => {
       const handle = await startReleaseLikeTheCli(client, taskQueue);
       try {
@@ -63,7 +78,12 @@ describe('the Temporal Web UI', () => {
         try {
           await showsTheQuestion(page, handle.workflowId);
           await listFinds(client, page, `ReleasePhase="waiting-for-input"`, handle.workflowId);
-          await listFinds(client, page, `A2aTaskState="TASK_STATE_INPUT_REQUIRED" AND A2aTaskId="${question!.taskId}"`, `${handle.workflowId}/compat`);
+          await listFinds(
+            client,
+            page,
+            `A2aTaskState="TASK_STATE_INPUT_REQUIRED" AND A2aTaskId="${question!.taskId}"`,
+            `${handle.workflowId}/compat`,
+          );
         } finally {
           await page.close();
         }
@@ -93,7 +113,10 @@ async function showsTheQuestion(page: Page, workflowId: string): Promise<void> {
   // The workflow page scrolls inside its own container: grow the viewport to the bottom of the
   // current details so the screenshot holds all of them.
   const box = await page.locator(CURRENT_DETAILS).boundingBox();
-  await page.setViewportSize({ width: 1280, height: Math.min(2400, Math.max(800, Math.ceil((box?.y ?? 0) + (box?.height ?? 0) + 32))) });
+  await page.setViewportSize({
+    width: 1280,
+    height: Math.min(2400, Math.max(800, Math.ceil((box?.y ?? 0) + (box?.height ?? 0) + 32))),
+  });
   await expectVisible(details.getByText(QUESTION));
   mkdirSync(dirname(SCREENSHOT), { recursive: true });
   await page.screenshot({ path: SCREENSHOT, fullPage: true });
@@ -142,6 +165,8 @@ function chromiumPath(): string {
   try {
     return execFileSync('sh', ['-c', 'command -v chromium'], { encoding: 'utf8' }).trim();
   } catch {
-    throw new Error('No Chromium found: run scripts/ensure-chromium.sh (it installs Debian\'s chromium package) or set CHROMIUM_PATH.');
+    throw new Error(
+      "No Chromium found: run scripts/ensure-chromium.sh (it installs Debian's chromium package) or set CHROMIUM_PATH.",
+    );
   }
 }

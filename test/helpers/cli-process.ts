@@ -18,11 +18,19 @@ export function runCliProcess(args: string[], env: Record<string, string> = {}):
       ['--import', 'tsx', join(packageRoot, 'client', 'cli.ts'), ...args],
       {
         cwd: packageRoot,
-        env: { ...process.env, TEMPORAL_ADDRESS: server.address, TEMPORAL_NAMESPACE: server.namespace, A2A_TEMPORAL_UI_URL: server.uiUrl, NO_COLOR: '1', ...env },
+        env: {
+          ...process.env,
+          TEMPORAL_ADDRESS: server.address,
+          TEMPORAL_NAMESPACE: server.namespace,
+          A2A_TEMPORAL_UI_URL: server.uiUrl,
+          NO_COLOR: '1',
+          ...env,
+        },
         timeout: 120_000,
         maxBuffer: 16 << 20,
       },
-      (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      (error, stdout, stderr) =>
+        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }

@@ -5,12 +5,19 @@ import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { Part } from '../../a2a/index.js';
 import { AgentRegistry } from '../../activities/index.js';
 import { packageRoot } from '../../platform/paths.js';
-import { delegationStatusQuery, type DelegateInput, type DelegationStatus, type PendingQuestion } from '../../workflows/index.js';
+import {
+  delegationStatusQuery,
+  type DelegateInput,
+  type DelegationStatus,
+  type PendingQuestion,
+} from '../../workflows/index.js';
 import { waitFor } from './wait.js';
 
 /** The sample agent's payment-service manifest, as a data part. */
 export const manifestPart: Part = {
-  data: JSON.parse(readFileSync(join(packageRoot, 'agents', 'dependency-compat', 'sample-manifest.json'), 'utf8')) as Record<string, unknown>,
+  data: JSON.parse(
+    readFileSync(join(packageRoot, 'agents', 'dependency-compat', 'sample-manifest.json'), 'utf8'),
+  ) as Record<string, unknown>,
   mediaType: 'application/json',
 } as Part;
 
@@ -26,18 +33,29 @@ export function compatRequest(overrides: Partial<DelegateInput> = {}): DelegateI
 }
 
 /** A registry naming running agents by their base URLs. */
-export function registryOf(agents: Record<string, { baseUrl: string }>, auth?: Record<string, { tokenEnv: string }>): AgentRegistry {
+export function registryOf(
+  agents: Record<string, { baseUrl: string }>,
+  auth?: Record<string, { tokenEnv: string }>,
+): AgentRegistry {
   return new AgentRegistry({
     agents: Object.fromEntries(
       Object.entries(agents).map(([name, agent]) => [
         name,
-        { url: agent.baseUrl, ...(auth?.[name] ? { auth: { type: 'bearer' as const, tokenEnv: auth[name]!.tokenEnv } } : {}) },
+        {
+          url: agent.baseUrl,
+          ...(auth?.[name] ? { auth: { type: 'bearer' as const, tokenEnv: auth[name]!.tokenEnv } } : {}),
+        },
       ]),
     ),
   });
 }
 
-export function startDelegate(client: Client, taskQueue: string, input: DelegateInput, workflowId = `${taskQueue}-delegate`): Promise<WorkflowHandle> {
+export function startDelegate(
+  client: Client,
+  taskQueue: string,
+  input: DelegateInput,
+  workflowId = `${taskQueue}-delegate`,
+): Promise<WorkflowHandle> {
   return client.workflow.start('delegate', { taskQueue, workflowId, args: [input] });
 }
 

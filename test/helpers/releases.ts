@@ -1,13 +1,24 @@
 /** Helpers for tests that run the release coordinator against the sample agents. */
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { sampleReleaseInput } from '../../client/sample-release.js';
-import { releaseStatusQuery, type ReleaseInput, type ReleasePhase, type ReleaseQuestion, type ReleaseStatus } from '../../workflows/index.js';
+import {
+  releaseStatusQuery,
+  type ReleaseInput,
+  type ReleasePhase,
+  type ReleaseQuestion,
+  type ReleaseStatus,
+} from '../../workflows/index.js';
 import { waitFor } from './wait.js';
 
 /** The reference release (see client/sample-release.ts) with test-specific overrides. */
 export const releaseInput = sampleReleaseInput;
 
-export function startRelease(client: Client, taskQueue: string, input: ReleaseInput, workflowId = `${taskQueue}-release`): Promise<WorkflowHandle> {
+export function startRelease(
+  client: Client,
+  taskQueue: string,
+  input: ReleaseInput,
+  workflowId = `${taskQueue}-release`,
+): Promise<WorkflowHandle> {
   return client.workflow.start('release', { taskQueue, workflowId, args: [input] });
 }
 

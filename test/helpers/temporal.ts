@@ -49,7 +49,9 @@ export function useTemporal() {
       return state.client;
     },
     /** A worker on the run's pre-built workflow bundle; run it with `worker.runUntil(...)`. */
-    async worker(options: Omit<WorkerOptions, 'connection' | 'workflowBundle' | 'workflowsPath' | 'namespace'>): Promise<Worker> {
+    async worker(
+      options: Omit<WorkerOptions, 'connection' | 'workflowBundle' | 'workflowsPath' | 'namespace'>,
+    ): Promise<Worker> {
       await open();
       return Worker.create({
         connection: state.nativeConnection,

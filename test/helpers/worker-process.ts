@@ -23,10 +23,24 @@ export async function spawnWorkerProcess(taskQueue: string, agents: AgentsFile):
   writeFileSync(agentsFile, JSON.stringify(agents));
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', join(packageRoot, 'client', 'cli.ts'), 'worker', '--task-queue', taskQueue, '--agents-file', agentsFile],
+    [
+      '--import',
+      'tsx',
+      join(packageRoot, 'client', 'cli.ts'),
+      'worker',
+      '--task-queue',
+      taskQueue,
+      '--agents-file',
+      agentsFile,
+    ],
     {
       cwd: packageRoot,
-      env: { ...process.env, TEMPORAL_ADDRESS: server.address, TEMPORAL_NAMESPACE: server.namespace, A2A_WORKFLOW_BUNDLE: server.workflowBundlePath },
+      env: {
+        ...process.env,
+        TEMPORAL_ADDRESS: server.address,
+        TEMPORAL_NAMESPACE: server.namespace,
+        A2A_WORKFLOW_BUNDLE: server.workflowBundlePath,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

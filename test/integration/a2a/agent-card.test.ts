@@ -7,7 +7,10 @@ let agent: RunningAgent;
 let legacyAgent: RunningAgent;
 
 beforeAll(async () => {
-  [agent, legacyAgent] = await Promise.all([startDependencyCompatAgent({ port: 0 }), startDependencyCompatAgent({ port: 0, legacy: true })]);
+  [agent, legacyAgent] = await Promise.all([
+    startDependencyCompatAgent({ port: 0 }),
+    startDependencyCompatAgent({ port: 0, legacy: true }),
+  ]);
 });
 
 afterAll(async () => {
@@ -21,7 +24,11 @@ describe('fetchAgentCard against the official SDK', () => {
     expect(fetched.card.capabilities).toMatchObject({ streaming: true, pushNotifications: true });
     expect(fetched.maxAgeSeconds).toBe(3600);
     expect(fetched.etag).toMatch(/^W\//);
-    expect(selectInterface(fetched.card)).toEqual({ url: `${agent.baseUrl}/a2a/rest`, binding: 'HTTP+JSON', protocolVersion: '1.0' });
+    expect(selectInterface(fetched.card)).toEqual({
+      url: `${agent.baseUrl}/a2a/rest`,
+      binding: 'HTTP+JSON',
+      protocolVersion: '1.0',
+    });
   });
 
   it('revalidates with the ETag and keeps the previous card on 304', async () => {

@@ -40,7 +40,8 @@ function assemble(events: StreamResponse[], start: ArtifactSet = emptyArtifactSe
   let set = start;
   for (const event of events) {
     if ('task' in event) set = artifactSetFromTask(event.task);
-    if ('artifactUpdate' in event) set = applyArtifactUpdate(set, event.artifactUpdate, chunkPosition(set, event.artifactUpdate));
+    if ('artifactUpdate' in event)
+      set = applyArtifactUpdate(set, event.artifactUpdate, chunkPosition(set, event.artifactUpdate));
   }
   return set;
 }
@@ -61,7 +62,12 @@ describe.each(MODES)('interop over $name', (mode) => {
 
     const done = taskOf(
       await client.sendMessage({
-        message: userMessage({ text: 'Node.js 24', manifest: false, taskId: asked.id, ...(asked.contextId ? { contextId: asked.contextId } : {}) }),
+        message: userMessage({
+          text: 'Node.js 24',
+          manifest: false,
+          taskId: asked.id,
+          ...(asked.contextId ? { contextId: asked.contextId } : {}),
+        }),
       }),
     );
     expect(done.id).toBe(asked.id);
@@ -73,17 +79,25 @@ describe.each(MODES)('interop over $name', (mode) => {
 
   it('returnImmediately answers at once with the new task, which then parks for input', async () => {
     const sent = taskOf(
-      await client.sendMessage({ message: userMessage({ text: 'Check my dependencies' }), configuration: { returnImmediately: true } }),
+      await client.sendMessage({
+        message: userMessage({ text: 'Check my dependencies' }),
+        configuration: { returnImmediately: true },
+      }),
     );
     expect(isTerminalState(sent.status.state)).toBe(false);
     expect(sent.status.state).not.toBe('TASK_STATE_INPUT_REQUIRED');
-    const events = await readUntilState(client.subscribeToTask({ id: sent.id }, { idleTimeoutMs: 10_000 }), (s) => s === 'TASK_STATE_INPUT_REQUIRED');
+    const events = await readUntilState(
+      client.subscribeToTask({ id: sent.id }, { idleTimeoutMs: 10_000 }),
+      (s) => s === 'TASK_STATE_INPUT_REQUIRED',
+    );
     expect(stateOf(events.at(-1)!)).toBe('TASK_STATE_INPUT_REQUIRED');
     await client.cancelTask({ id: sent.id });
   });
 
   it('streams a task whose artifact arrives in chunks, reassembled to what GetTask stores', async () => {
-    const events = await readTurn(client.sendStreamingMessage({ message: userMessage({ text: 'Check for Node.js 24' }) }));
+    const events = await readTurn(
+      client.sendStreamingMessage({ message: userMessage({ text: 'Check for Node.js 24' }) }),
+    );
     expect(events.map((e) => Object.keys(e)[0])[0]).toBe('task');
     const chunks = events.filter((e) => 'artifactUpdate' in e);
     expect(chunks.length).toBeGreaterThanOrEqual(3);
@@ -99,13 +113,20 @@ describe.each(MODES)('interop over $name', (mode) => {
   });
 
   it('streams input-required, then the answer on the same task through a follow-up stream', async () => {
-    const first = await readTurn(client.sendStreamingMessage({ message: userMessage({ text: 'Check my dependencies' }) }));
+    const first = await readTurn(
+      client.sendStreamingMessage({ message: userMessage({ text: 'Check my dependencies' }) }),
+    );
     expect(stateOf(first.at(-1)!)).toBe('TASK_STATE_INPUT_REQUIRED');
     const task = (first[0] as { task: Task }).task;
 
     const second = await readTurn(
       client.sendStreamingMessage({
-        message: userMessage({ text: 'Node.js 22', manifest: false, taskId: task.id, ...(task.contextId ? { contextId: task.contextId } : {}) }),
+        message: userMessage({
+          text: 'Node.js 22',
+          manifest: false,
+          taskId: task.id,
+          ...(task.contextId ? { contextId: task.contextId } : {}),
+        }),
       }),
     );
     // The SDK trap: the follow-up stream opens with a snapshot still saying INPUT_REQUIRED.
@@ -166,7 +187,8 @@ describe.each(MODES)('interop over $name', (mode) => {
     const events: StreamResponse[] = [];
     for await (const event of stream) {
       events.push(event);
-      if (stateOf(event) === 'TASK_STATE_WORKING') await client.cancelTask({ id: (events[0] as { task: Task }).task.id });
+      if (stateOf(event) === 'TASK_STATE_WORKING')
+        await client.cancelTask({ id: (events[0] as { task: Task }).task.id });
     }
     expect(stateOf(events.at(-1)!)).toBe('TASK_STATE_CANCELED');
   });
@@ -174,27 +196,37 @@ describe.each(MODES)('interop over $name', (mode) => {
   it('receives a direct Message reply (scenario "message")', async () => {
     const response = await client.sendMessage({ message: userMessage({ metadata: { scenario: 'message' } }) });
     expect('message' in response && response.message.role).toBe('ROLE_AGENT');
-    const streamed = await readTurn(client.sendStreamingMessage({ message: userMessage({ metadata: { scenario: 'message' } }) }));
+    const streamed = await readTurn(
+      client.sendStreamingMessage({ message: userMessage({ metadata: { scenario: 'message' } }) }),
+    );
     expect(streamed).toHaveLength(1);
     expect('message' in streamed[0]!).toBe(true);
   });
 
-  it('reports FAILED, REJECTED and AUTH_REQUIRED as task states with the agent\'s words', async () => {
+  it("reports FAILED, REJECTED and AUTH_REQUIRED as task states with the agent's words", async () => {
     const failed = taskOf(await client.sendMessage({ message: userMessage({ metadata: { scenario: 'fail' } }) }));
     expect(failed.status.state).toBe('TASK_STATE_FAILED');
     expect(textOf(failed.status.message)).toMatch(/Simulated failure/);
     const rejected = taskOf(await client.sendMessage({ message: userMessage({ metadata: { scenario: 'reject' } }) }));
     expect(rejected.status.state).toBe('TASK_STATE_REJECTED');
-    const auth = taskOf(await client.sendMessage({ message: userMessage({ metadata: { scenario: 'auth-required' } }) }));
+    const auth = taskOf(
+      await client.sendMessage({ message: userMessage({ metadata: { scenario: 'auth-required' } }) }),
+    );
     expect(auth.status.state).toBe('TASK_STATE_AUTH_REQUIRED');
     await client.cancelTask({ id: auth.id });
   });
 
   it('answers a second question on the same task (scenario "second-question")', async () => {
-    const first = taskOf(await client.sendMessage({ message: userMessage({ text: 'Node.js 24', metadata: { scenario: 'second-question' } }) }));
+    const first = taskOf(
+      await client.sendMessage({
+        message: userMessage({ text: 'Node.js 24', metadata: { scenario: 'second-question' } }),
+      }),
+    );
     expect(first.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
     expect(textOf(first.status.message)).toMatch(/package manager/);
-    const done = taskOf(await client.sendMessage({ message: userMessage({ text: 'pnpm', manifest: false, taskId: first.id }) }));
+    const done = taskOf(
+      await client.sendMessage({ message: userMessage({ text: 'pnpm', manifest: false, taskId: first.id }) }),
+    );
     expect(done.status.state).toBe('TASK_STATE_COMPLETED');
   });
 
@@ -207,7 +239,10 @@ describe.each(MODES)('interop over $name', (mode) => {
       authentication: { scheme: 'Bearer', credentials: 'webhook-secret' },
     });
     expect(created).toMatchObject({ taskId: parked.id, id: 'hook-1', url: 'http://127.0.0.1:9/hook' });
-    expect(await client.getPushConfig({ taskId: parked.id, id: 'hook-1' })).toMatchObject({ id: 'hook-1', url: 'http://127.0.0.1:9/hook' });
+    expect(await client.getPushConfig({ taskId: parked.id, id: 'hook-1' })).toMatchObject({
+      id: 'hook-1',
+      url: 'http://127.0.0.1:9/hook',
+    });
     expect((await client.listPushConfigs({ taskId: parked.id })).configs.map((c) => c.id)).toEqual(['hook-1']);
     await client.deletePushConfig({ taskId: parked.id, id: 'hook-1' });
     expect((await client.listPushConfigs({ taskId: parked.id })).configs).toEqual([]);
@@ -243,7 +278,12 @@ describe.each(MODES.filter((m) => m.version === '1.0'))('ListTasks and follow-up
     expect(done.status.state).toBe('TASK_STATE_COMPLETED');
     const followUp = taskOf(
       await client.sendMessage({
-        message: userMessage({ text: 'Sort the fix suggestions by risk', manifest: false, contextId: done.contextId!, referenceTaskIds: [done.id] }),
+        message: userMessage({
+          text: 'Sort the fix suggestions by risk',
+          manifest: false,
+          contextId: done.contextId!,
+          referenceTaskIds: [done.id],
+        }),
       }),
     );
     expect(followUp.id).not.toBe(done.id);

@@ -38,7 +38,8 @@ afterAll(async () => {
 
 async function completedTask(client: A2AClient): Promise<Task> {
   const response = await client.sendMessage({ message: userMessage({ text: 'Node.js 24' }) });
-  if (!('task' in response) || response.task.status.state !== 'TASK_STATE_COMPLETED') throw new Error('expected a completed task');
+  if (!('task' in response) || response.task.status.state !== 'TASK_STATE_COMPLETED')
+    throw new Error('expected a completed task');
   return response.task;
 }
 
@@ -65,7 +66,14 @@ describe.each(MODES)('agent errors over $name', (mode) => {
 
   it('message to a terminal task → UnsupportedOperationError', async () => {
     await expect(
-      client.sendMessage({ message: userMessage({ text: 'again', manifest: false, taskId: done.id, ...(done.contextId ? { contextId: done.contextId } : {}) }) }),
+      client.sendMessage({
+        message: userMessage({
+          text: 'again',
+          manifest: false,
+          taskId: done.id,
+          ...(done.contextId ? { contextId: done.contextId } : {}),
+        }),
+      }),
     ).rejects.toBeInstanceOf(UnsupportedOperationError);
   });
 
@@ -103,13 +111,16 @@ describe('version and transport errors', () => {
     ({ card: modernCard } = await fetchAgentCard(modernAgent.baseUrl));
   });
 
-  it.each(['HTTP+JSON', 'JSONRPC'] as const)('speaking 0.3 to a 1.0-only %s interface → VersionNotSupportedError', async (binding) => {
-    const url = modernCard.supportedInterfaces.find((i) => i.protocolBinding === binding)!.url;
-    const client = createA2AClient({ card: modernCard, endpoint: { url, binding, protocolVersion: '0.3' } });
-    const failure = client.sendMessage({ message: userMessage({ text: 'hello' }) });
-    await expect(failure).rejects.toBeInstanceOf(VersionNotSupportedError);
-    await expect(failure).rejects.toThrow(/does not serve this A2A protocol version/);
-  });
+  it.each(['HTTP+JSON', 'JSONRPC'] as const)(
+    'speaking 0.3 to a 1.0-only %s interface → VersionNotSupportedError',
+    async (binding) => {
+      const url = modernCard.supportedInterfaces.find((i) => i.protocolBinding === binding)!.url;
+      const client = createA2AClient({ card: modernCard, endpoint: { url, binding, protocolVersion: '0.3' } });
+      const failure = client.sendMessage({ message: userMessage({ text: 'hello' }) });
+      await expect(failure).rejects.toBeInstanceOf(VersionNotSupportedError);
+      await expect(failure).rejects.toThrow(/does not serve this A2A protocol version/);
+    },
+  );
 
   it('an agent that has gone away → retryable ConnectionError', async () => {
     const gone = await startDependencyCompatAgent({ port: 0 });
@@ -142,18 +153,28 @@ describe('error bodies the client never provokes, read by its error mapping', ()
   }
 
   it('JSON-RPC with application/a2a+json → ContentTypeNotSupportedError (-32005)', async () => {
-    const res = await raw('/a2a/jsonrpc', 'application/a2a+json', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'x' } }));
+    const res = await raw(
+      '/a2a/jsonrpc',
+      'application/a2a+json',
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'x' } }),
+    );
     expect(res.status).toBe(200);
     expect(rpcError(res.text)).toBeInstanceOf(ContentTypeNotSupportedError);
   });
 
   it('HTTP+JSON with text/plain → ContentTypeNotSupportedError (400 + reason)', async () => {
     const res = await raw('/a2a/rest/message:send', 'text/plain', 'hello');
-    expect(errorFromHttpResponse(res.status, res.headers, res.text, scope)).toBeInstanceOf(ContentTypeNotSupportedError);
+    expect(errorFromHttpResponse(res.status, res.headers, res.text, scope)).toBeInstanceOf(
+      ContentTypeNotSupportedError,
+    );
   });
 
   it('JSON-RPC unknown method → METHOD_NOT_FOUND (-32601)', async () => {
-    const res = await raw('/a2a/jsonrpc', 'application/json', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'NoSuchMethod', params: {} }));
+    const res = await raw(
+      '/a2a/jsonrpc',
+      'application/json',
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'NoSuchMethod', params: {} }),
+    );
     expect(rpcError(res.text)).toMatchObject({ code: 'METHOD_NOT_FOUND', rpcCode: -32601 });
   });
 
@@ -161,6 +182,9 @@ describe('error bodies the client never provokes, read by its error mapping', ()
     const rpc = await raw('/a2a/jsonrpc', 'application/json', '{"jsonrpc":');
     expect(errorFromHttpResponse(rpc.status, rpc.headers, rpc.text, scope)).toMatchObject({ code: 'PARSE_ERROR' });
     const rest = await raw('/a2a/rest/message:send', 'application/json', '{"message":');
-    expect(errorFromHttpResponse(rest.status, rest.headers, rest.text, scope)).toMatchObject({ code: 'INVALID_PARAMS', httpStatus: 400 });
+    expect(errorFromHttpResponse(rest.status, rest.headers, rest.text, scope)).toMatchObject({
+      code: 'INVALID_PARAMS',
+      httpStatus: 400,
+    });
   });
 });

@@ -29,7 +29,14 @@ export function endpointFor(card: AgentCard, mode: Mode): SelectedInterface {
 
 /** A user message: the manifest as a data part, optional text, optional task/context and metadata. */
 export function userMessage(
-  options: { text?: string; manifest?: boolean; taskId?: string; contextId?: string; metadata?: Record<string, unknown>; referenceTaskIds?: string[] } = {},
+  options: {
+    text?: string;
+    manifest?: boolean;
+    taskId?: string;
+    contextId?: string;
+    metadata?: Record<string, unknown>;
+    referenceTaskIds?: string[];
+  } = {},
 ): Message {
   const message: Message = { messageId: randomUUID(), role: 'ROLE_USER', parts: [] };
   if (options.text) message.parts.push({ text: options.text, mediaType: 'text/plain' });
@@ -65,7 +72,10 @@ export async function readTurn(stream: AsyncIterable<StreamResponse>): Promise<S
 }
 
 /** Reads a subscription until the task reports `until` (in its snapshot or a status update). */
-export async function readUntilState(stream: AsyncIterable<StreamResponse>, until: (s: TaskState) => boolean): Promise<StreamResponse[]> {
+export async function readUntilState(
+  stream: AsyncIterable<StreamResponse>,
+  until: (s: TaskState) => boolean,
+): Promise<StreamResponse[]> {
   const events: StreamResponse[] = [];
   for await (const event of stream) {
     events.push(event);

@@ -63,7 +63,10 @@ describe('a sample agent server', () => {
     try {
       expect(agent.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(agent.cardUrl).toBe(`${agent.baseUrl}/.well-known/agent-card.json`);
-      const card = (await (await fetch(agent.cardUrl, { headers: { [A2A_VERSION_HEADER]: '1.0' } })).json()) as Record<string, unknown>;
+      const card = (await (await fetch(agent.cardUrl, { headers: { [A2A_VERSION_HEADER]: '1.0' } })).json()) as Record<
+        string,
+        unknown
+      >;
       expect(card).toMatchObject({
         name: 'Dependency Compatibility Agent',
         supportedInterfaces: [
@@ -115,7 +118,11 @@ describe('a sample agent server', () => {
   it('counts a JSON-RPC request the SDK refuses before reading its method', async () => {
     const agent = await startDependencyCompatAgent();
     try {
-      const response = await fetch(`${agent.baseUrl}/a2a/jsonrpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{broken' });
+      const response = await fetch(`${agent.baseUrl}/a2a/jsonrpc`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{broken',
+      });
       expect(((await response.json()) as { error: { code: number } }).error.code).toBe(-32700);
       expect(agent.stats.byRoute).toEqual({ 'POST /a2a/jsonrpc': 1 });
     } finally {
@@ -146,7 +153,10 @@ describe('a sample agent server', () => {
       expect(completed.headers.authorization).toBe('Bearer hook-secret');
       expect(completed.headers['content-type']).toBe('application/a2a+json');
       const chunk = await webhook.until((d) => d.body.artifactUpdate !== undefined);
-      expect(chunk.body.artifactUpdate).toMatchObject({ taskId: task.id, artifact: { artifactId: 'compatibility-report' } });
+      expect(chunk.body.artifactUpdate).toMatchObject({
+        taskId: task.id,
+        artifact: { artifactId: 'compatibility-report' },
+      });
     } finally {
       await webhook.close();
       await agent.close();
@@ -156,7 +166,9 @@ describe('a sample agent server', () => {
   it('closes promptly with a stream still open, ending that stream and refusing new connections', async () => {
     const agent = await startDependencyCompatAgent();
     const client = await connect(agent, 'JSONRPC');
-    const request = sendRequest(userMessage({ text: 'Node.js 24', data: SAMPLE_MANIFEST, metadata: { scenario: 'never-finish' } }));
+    const request = sendRequest(
+      userMessage({ text: 'Node.js 24', data: SAMPLE_MANIFEST, metadata: { scenario: 'never-finish' } }),
+    );
     const stream = client.sendMessageStream(request)[Symbol.asyncIterator]();
     await readUntil(stream, isStatus(TaskState.TASK_STATE_WORKING));
 
@@ -174,7 +186,9 @@ describe('a sample agent server', () => {
     const first = await startDependencyCompatAgent();
     try {
       const port = Number(new URL(first.baseUrl).port);
-      await expect(startDependencyCompatAgent({ port })).rejects.toThrow(/Dependency Compatibility Agent could not listen on 127\.0\.0\.1:\d+/);
+      await expect(startDependencyCompatAgent({ port })).rejects.toThrow(
+        /Dependency Compatibility Agent could not listen on 127\.0\.0\.1:\d+/,
+      );
     } finally {
       await first.close();
     }
@@ -188,7 +202,9 @@ describe('startSampleAgents', () => {
       const { compat, changelog, license } = running.agents;
       expect(new Set([compat.baseUrl, changelog.baseUrl, license.baseUrl]).size).toBe(3);
       const names = await Promise.all(
-        [compat, changelog, license].map(async (a) => ((await (await fetch(a.cardUrl)).json()) as { name: string }).name),
+        [compat, changelog, license].map(
+          async (a) => ((await (await fetch(a.cardUrl)).json()) as { name: string }).name,
+        ),
       );
       expect(names).toEqual(['Dependency Compatibility Agent', 'Changelog Writer', 'License Checker']);
       expect([compat.name, changelog.name, license.name]).toEqual(names);

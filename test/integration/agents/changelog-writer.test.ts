@@ -23,7 +23,13 @@ const RELEASE = {
   from: '1.4.0',
   to: '1.5.0',
   dependencies: [
-    { name: 'node-sass', current: '^7.0.3', suggested: 'sass ^1.77.0', risk: 'high', reason: 'no binaries for Node.js 24' },
+    {
+      name: 'node-sass',
+      current: '^7.0.3',
+      suggested: 'sass ^1.77.0',
+      risk: 'high',
+      reason: 'no binaries for Node.js 24',
+    },
     { name: 'express', from: '^4.18.2', to: '^5.1.0' },
   ],
 };
@@ -51,7 +57,10 @@ describe.each(TRANSPORTS)('Changelog Writer over %s', (transport) => {
   });
 
   it('fails when the release data is missing, saying which field', async () => {
-    const task = await sendForTask(client, userMessage({ text: 'Write the changelog', data: { service: 'payment-service', from: '1.4.0' } }));
+    const task = await sendForTask(
+      client,
+      userMessage({ text: 'Write the changelog', data: { service: 'payment-service', from: '1.4.0' } }),
+    );
     expect(task.status?.state).toBe(TaskState.TASK_STATE_FAILED);
     expect(statusText(task)).toContain('"to" is missing');
   });
@@ -62,10 +71,14 @@ describe.each(TRANSPORTS)('Changelog Writer over %s', (transport) => {
     const rejected = await sendForTask(client, userMessage({ data: RELEASE, metadata: { scenario: 'reject' } }));
     expect(rejected.status?.state).toBe(TaskState.TASK_STATE_REJECTED);
 
-    const stream = client.sendMessageStream(sendRequest(userMessage({ data: RELEASE, metadata: { scenario: 'never-finish' } })))[Symbol.asyncIterator]();
+    const stream = client
+      .sendMessageStream(sendRequest(userMessage({ data: RELEASE, metadata: { scenario: 'never-finish' } })))
+      [Symbol.asyncIterator]();
     const head = await readUntil(stream, isStatus(TaskState.TASK_STATE_WORKING));
     const id = head[0]?.payload?.$case === 'task' ? head[0].payload.value.id : '';
-    expect((await client.cancelTask({ tenant: '', id, metadata: undefined })).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    expect((await client.cancelTask({ tenant: '', id, metadata: undefined })).status?.state).toBe(
+      TaskState.TASK_STATE_CANCELED,
+    );
     expect(statusStates(await drain(stream))).toEqual([TaskState.TASK_STATE_CANCELED]);
   });
 });

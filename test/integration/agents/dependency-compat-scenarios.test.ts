@@ -46,7 +46,9 @@ describe.each(TRANSPORTS)('Dependency Compatibility Agent scenarios over %s', (t
   });
 
   it('cancels a never-finish task while it streams, ending the open stream with CANCELED', async () => {
-    const stream = client.sendMessageStream(sendRequest(analyse({ metadata: { scenario: 'never-finish' } })))[Symbol.asyncIterator]();
+    const stream = client
+      .sendMessageStream(sendRequest(analyse({ metadata: { scenario: 'never-finish' } })))
+      [Symbol.asyncIterator]();
     const head = await readUntil(stream, isStatus(TaskState.TASK_STATE_WORKING));
     const task = head[0]?.payload?.$case === 'task' ? head[0].payload.value : undefined;
 
@@ -56,14 +58,18 @@ describe.each(TRANSPORTS)('Dependency Compatibility Agent scenarios over %s', (t
   });
 
   it('cancels a never-finish task that was sent with returnImmediately', async () => {
-    const submitted = await sendForTask(client, analyse({ metadata: { scenario: 'never-finish' } }), { returnImmediately: true });
+    const submitted = await sendForTask(client, analyse({ metadata: { scenario: 'never-finish' } }), {
+      returnImmediately: true,
+    });
     expect(submitted.status?.state).not.toBe(TaskState.TASK_STATE_COMPLETED);
     const canceled = await client.cancelTask(cancelRequest(submitted.id));
     expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
   });
 
   it('stops streaming the report when a slow task is canceled after its first chunk', async () => {
-    const stream = client.sendMessageStream(sendRequest(analyse({ metadata: { scenario: 'slow' } })))[Symbol.asyncIterator]();
+    const stream = client
+      .sendMessageStream(sendRequest(analyse({ metadata: { scenario: 'slow' } })))
+      [Symbol.asyncIterator]();
     const head = await readUntil(stream, (e) => e.payload?.$case === 'artifactUpdate');
     const task = head[0]?.payload?.$case === 'task' ? head[0].payload.value : undefined;
 
@@ -98,7 +104,11 @@ describe.each(TRANSPORTS)('Dependency Compatibility Agent scenarios over %s', (t
   it('asks a second question (package manager) after the Node.js version, then finishes', async () => {
     const first = await sendForTask(
       client,
-      userMessage({ text: 'Analyse payment-service', data: SAMPLE_MANIFEST, metadata: { scenario: 'second-question' } }),
+      userMessage({
+        text: 'Analyse payment-service',
+        data: SAMPLE_MANIFEST,
+        metadata: { scenario: 'second-question' },
+      }),
     );
     expect(statusText(first)).toContain('Which Node.js version should payment-service target?');
     const second = await sendForTask(client, userMessage({ text: '24', taskId: first.id }));
@@ -119,7 +129,9 @@ describe.each(TRANSPORTS)('Dependency Compatibility Agent scenarios over %s', (t
   });
 
   it('resumes an AUTH_REQUIRED task on its own stream once the client ended the first one', async () => {
-    const first = client.sendMessageStream(sendRequest(analyse({ metadata: { scenario: 'auth-required' } })))[Symbol.asyncIterator]();
+    const first = client
+      .sendMessageStream(sendRequest(analyse({ metadata: { scenario: 'auth-required' } })))
+      [Symbol.asyncIterator]();
     const head = await readUntil(first, isStatus(TaskState.TASK_STATE_AUTH_REQUIRED));
     const task = head[0]?.payload?.$case === 'task' ? head[0].payload.value : undefined;
     // The SDK keeps a stream open at AUTH_REQUIRED (it expects out-of-band credentials), so the
@@ -131,7 +143,9 @@ describe.each(TRANSPORTS)('Dependency Compatibility Agent scenarios over %s', (t
   });
 
   it('errors a stream held open through AUTH_REQUIRED when the follow-up turn starts (the SDK refuses a second task event on it)', async () => {
-    const first = client.sendMessageStream(sendRequest(analyse({ metadata: { scenario: 'auth-required' } })))[Symbol.asyncIterator]();
+    const first = client
+      .sendMessageStream(sendRequest(analyse({ metadata: { scenario: 'auth-required' } })))
+      [Symbol.asyncIterator]();
     const head = await readUntil(first, isStatus(TaskState.TASK_STATE_AUTH_REQUIRED));
     const task = head[0]?.payload?.$case === 'task' ? head[0].payload.value : undefined;
 
@@ -143,10 +157,13 @@ describe.each(TRANSPORTS)('Dependency Compatibility Agent scenarios over %s', (t
   it('resumes an AUTH_REQUIRED task on its own when access is granted out of band', async () => {
     const parked = await sendForTask(client, analyse({ metadata: { scenario: 'auth-out-of-band' } }));
     expect(parked.status?.state).toBe(TaskState.TASK_STATE_AUTH_REQUIRED);
-    const done = await waitFor(async () => {
-      const task = await client.getTask({ tenant: '', id: parked.id });
-      return task.status?.state === TaskState.TASK_STATE_COMPLETED && task;
-    }, { what: 'the task to resume and complete', timeoutMs: 10_000 });
+    const done = await waitFor(
+      async () => {
+        const task = await client.getTask({ tenant: '', id: parked.id });
+        return task.status?.state === TaskState.TASK_STATE_COMPLETED && task;
+      },
+      { what: 'the task to resume and complete', timeoutMs: 10_000 },
+    );
     expect(textOfParts(done.artifacts[0]?.parts ?? [])).toContain('Node.js 24');
     // No message was needed: the history holds the request and the agent's own messages only.
     expect(done.history.filter((m) => m.role === Role.ROLE_USER)).toHaveLength(1);
@@ -164,13 +181,18 @@ describe.each(TRANSPORTS)('Dependency Compatibility Agent scenarios over %s', (t
   });
 
   it('answers the TCK messageId prefixes', async () => {
-    const complete = await sendForTask(client, userMessage({ text: 'hi', messageId: `tck-complete-task-${transport}` }));
+    const complete = await sendForTask(
+      client,
+      userMessage({ text: 'hi', messageId: `tck-complete-task-${transport}` }),
+    );
     expect(complete.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
 
     const reject = await sendForTask(client, userMessage({ text: 'hi', messageId: `tck-reject-task-${transport}` }));
     expect(reject.status?.state).toBe(TaskState.TASK_STATE_REJECTED);
 
-    const reply = await client.sendMessage(sendRequest(userMessage({ text: 'hi', messageId: `tck-message-response-${transport}` })));
+    const reply = await client.sendMessage(
+      sendRequest(userMessage({ text: 'hi', messageId: `tck-message-response-${transport}` })),
+    );
     expect(isTask(reply)).toBe(false);
 
     const input = await sendForTask(client, userMessage({ text: 'hi', messageId: `tck-input-required-${transport}` }));
@@ -181,22 +203,28 @@ describe.each(TRANSPORTS)('Dependency Compatibility Agent scenarios over %s', (t
 });
 
 describe('Dependency Compatibility Agent delays', () => {
-  it('lets metadata.workDelayMs and metadata.chunkDelayMs override the agent defaults for one task', { timeout: 15_000 }, async () => {
-    const agent = await startDependencyCompatAgent({ workDelayMs: 600_000, chunkDelayMs: 600_000 });
-    try {
-      const client = await connect(agent, 'JSONRPC');
-      const events = await streamAll(
-        client,
-        userMessage({ text: 'Node.js 24', data: SAMPLE_MANIFEST, metadata: { workDelayMs: 0, chunkDelayMs: 0 } }),
-      );
-      expect(statusStates(events).at(-1)).toBe(TaskState.TASK_STATE_COMPLETED);
-      expect(assembleArtifacts(events).get('compatibility-report')?.complete).toBe(true);
-    } finally {
-      await agent.close();
-    }
-  });
+  it(
+    'lets metadata.workDelayMs and metadata.chunkDelayMs override the agent defaults for one task',
+    { timeout: 15_000 },
+    async () => {
+      const agent = await startDependencyCompatAgent({ workDelayMs: 600_000, chunkDelayMs: 600_000 });
+      try {
+        const client = await connect(agent, 'JSONRPC');
+        const events = await streamAll(
+          client,
+          userMessage({ text: 'Node.js 24', data: SAMPLE_MANIFEST, metadata: { workDelayMs: 0, chunkDelayMs: 0 } }),
+        );
+        expect(statusStates(events).at(-1)).toBe(TaskState.TASK_STATE_COMPLETED);
+        expect(assembleArtifacts(events).get('compatibility-report')?.complete).toBe(true);
+      } finally {
+        await agent.close();
+      }
+    },
+  );
 
   it('refuses negative delays', async () => {
-    await expect(startDependencyCompatAgent({ workDelayMs: -1 })).rejects.toThrow(/workDelayMs must be a non-negative number/);
+    await expect(startDependencyCompatAgent({ workDelayMs: -1 })).rejects.toThrow(
+      /workDelayMs must be a non-negative number/,
+    );
   });
 });

@@ -42,14 +42,22 @@ describe.each(TRANSPORTS)('Dependency Compatibility Agent over %s', (transport) 
     expect(first.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     expect(statusText(first)).toBe('Which Node.js version should payment-service target? (for example: Node.js 24)');
 
-    const second = await sendForTask(client, userMessage({ text: 'Node.js 24', taskId: first.id, contextId: first.contextId }));
+    const second = await sendForTask(
+      client,
+      userMessage({ text: 'Node.js 24', taskId: first.id, contextId: first.contextId }),
+    );
     expect(second.id).toBe(first.id);
     expect(second.contextId).toBe(first.contextId);
     expect(second.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     const report = second.artifacts.find((a) => a.artifactId === 'compatibility-report');
     expect(report?.name).toBe('Compatibility report');
     // The SDK's store keeps appended chunks as separate parts: 3 markdown parts + 1 data part.
-    expect(report?.parts.map((p) => p.mediaType)).toEqual(['text/markdown', 'text/markdown', 'text/markdown', 'application/json']);
+    expect(report?.parts.map((p) => p.mediaType)).toEqual([
+      'text/markdown',
+      'text/markdown',
+      'text/markdown',
+      'application/json',
+    ]);
     expect(textOfParts(report?.parts ?? [])).toContain('# Compatibility report: payment-service 1.4.0 on Node.js 24');
     const [data] = dataOfParts(report?.parts ?? []);
     expect(data).toMatchObject({ targetNode: 24 });
@@ -75,7 +83,10 @@ describe.each(TRANSPORTS)('Dependency Compatibility Agent over %s', (transport) 
   });
 
   it('goes straight to work when the request already names the Node.js version', async () => {
-    const task = await sendForTask(client, userMessage({ text: 'Check payment-service against node 22', data: SAMPLE_MANIFEST }));
+    const task = await sendForTask(
+      client,
+      userMessage({ text: 'Check payment-service against node 22', data: SAMPLE_MANIFEST }),
+    );
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     const report = task.artifacts.find((a) => a.artifactId === 'compatibility-report');
     expect(dataOfParts(report?.parts ?? [])[0]).toMatchObject({ targetNode: 22 });
@@ -87,7 +98,11 @@ describe.each(TRANSPORTS)('Dependency Compatibility Agent over %s', (transport) 
 
     const sorted = await sendForTask(
       client,
-      userMessage({ text: 'Please sort the fix suggestions by risk.', contextId: done.contextId, referenceTaskIds: [done.id] }),
+      userMessage({
+        text: 'Please sort the fix suggestions by risk.',
+        contextId: done.contextId,
+        referenceTaskIds: [done.id],
+      }),
     );
     expect(sorted.id).not.toBe(done.id);
     expect(sorted.contextId).toBe(done.contextId);
@@ -103,7 +118,10 @@ describe.each(TRANSPORTS)('Dependency Compatibility Agent over %s', (transport) 
   });
 
   it('fails a follow-up whose referenced task is unknown, saying so', async () => {
-    const task = await sendForTask(client, userMessage({ text: 'Sort the fix suggestions by risk', referenceTaskIds: ['no-such-task'] }));
+    const task = await sendForTask(
+      client,
+      userMessage({ text: 'Sort the fix suggestions by risk', referenceTaskIds: ['no-such-task'] }),
+    );
     expect(task.status?.state).toBe(TaskState.TASK_STATE_FAILED);
     expect(statusText(task)).toContain('the referenced task no-such-task is unknown');
   });
@@ -113,7 +131,10 @@ describe.each(TRANSPORTS)('Dependency Compatibility Agent over %s', (transport) 
     expect(noManifest.status?.state).toBe(TaskState.TASK_STATE_FAILED);
     expect(statusText(noManifest)).toContain('the request has no dependency manifest');
 
-    const noDependencies = await sendForTask(client, userMessage({ text: 'Node.js 24', data: { name: 'payment-service' } }));
+    const noDependencies = await sendForTask(
+      client,
+      userMessage({ text: 'Node.js 24', data: { name: 'payment-service' } }),
+    );
     expect(noDependencies.status?.state).toBe(TaskState.TASK_STATE_FAILED);
     expect(statusText(noDependencies)).toContain('no "dependencies" object');
   });

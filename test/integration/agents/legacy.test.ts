@@ -37,7 +37,11 @@ describe('a sample agent with legacy: true', () => {
 
   it('serves a 0.3 card to clients that send no A2A-Version', async () => {
     const card = (await (await fetch(agent.cardUrl)).json()) as Record<string, unknown>;
-    expect(card).toMatchObject({ protocolVersion: '0.3', url: `${agent.baseUrl}/a2a/jsonrpc`, preferredTransport: 'JSONRPC' });
+    expect(card).toMatchObject({
+      protocolVersion: '0.3',
+      url: `${agent.baseUrl}/a2a/jsonrpc`,
+      preferredTransport: 'JSONRPC',
+    });
   });
 
   it.each(TRANSPORTS)('runs the input-required flow with the SDK 0.3 client over %s', async (transport) => {
@@ -49,12 +53,16 @@ describe('a sample agent with legacy: true', () => {
     expect(first.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     expect(statusText(first)).toContain('Which Node.js version should payment-service target?');
 
-    const events = await streamAll(client, userMessage({ text: 'Node.js 24', taskId: first.id, contextId: first.contextId }));
+    const events = await streamAll(
+      client,
+      userMessage({ text: 'Node.js 24', taskId: first.id, contextId: first.contextId }),
+    );
     expect(statusStates(events).at(-1)).toBe(TaskState.TASK_STATE_COMPLETED);
     const updates = events.flatMap((e) => (e.payload?.$case === 'artifactUpdate' ? [e.payload.value] : []));
     expect(updates.length).toBeGreaterThanOrEqual(3);
     expect(updates.at(-1)?.lastChunk).toBe(true);
-    if (transport === 'JSONRPC') expect(assembleArtifacts(events).get('compatibility-report')?.chunks).toBe(updates.length);
+    if (transport === 'JSONRPC')
+      expect(assembleArtifacts(events).get('compatibility-report')?.chunks).toBe(updates.length);
     // (The SDK's 0.3 REST client drops `append` while translating events, so reassembly is only
     // checked over JSON-RPC here; the raw 0.3 REST wire is checked below.)
     const stored = await client.getTask({ tenant: '', id: first.id });
@@ -74,14 +82,23 @@ describe('a sample agent with legacy: true', () => {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
       body: JSON.stringify({
-        request: { messageId: 'legacy-raw-1', role: 'ROLE_USER', content: [{ text: 'Node.js 24' }, { data: { data: SAMPLE_MANIFEST } }] },
+        request: {
+          messageId: 'legacy-raw-1',
+          role: 'ROLE_USER',
+          content: [{ text: 'Node.js 24' }, { data: { data: SAMPLE_MANIFEST } }],
+        },
       }),
     });
     const events = (await response.text())
       .split('\n')
       .filter((line) => line.startsWith('data: '))
-      .map((line) => JSON.parse(line.slice('data: '.length)) as { artifactUpdate?: { append?: boolean; lastChunk?: boolean } });
-    const flags = events.flatMap((e) => (e.artifactUpdate ? [[e.artifactUpdate.append ?? false, e.artifactUpdate.lastChunk ?? false]] : []));
+      .map(
+        (line) =>
+          JSON.parse(line.slice('data: '.length)) as { artifactUpdate?: { append?: boolean; lastChunk?: boolean } },
+      );
+    const flags = events.flatMap((e) =>
+      e.artifactUpdate ? [[e.artifactUpdate.append ?? false, e.artifactUpdate.lastChunk ?? false]] : [],
+    );
     expect(flags).toEqual([
       [false, false],
       [true, false],

@@ -27,7 +27,9 @@ describe.each(TRANSPORTS)('License Checker over %s', (transport) => {
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     const report = task.artifacts.find((a) => a.artifactId === 'license-report');
     expect(textOfParts(report?.parts ?? [])).toContain('| hyperformula | ^2.6.2 | GPL-3.0-only |');
-    const { findings } = dataOfParts(report?.parts ?? [])[0] as { findings: { name: string; risk: string; reason: string }[] };
+    const { findings } = dataOfParts(report?.parts ?? [])[0] as {
+      findings: { name: string; risk: string; reason: string }[];
+    };
     expect(findings.map((f) => [f.name, f.risk])).toEqual([
       ['event-stream', 'high'],
       ['hyperformula', 'high'],
@@ -44,12 +46,21 @@ describe.each(TRANSPORTS)('License Checker over %s', (transport) => {
   it('honours the fail, reject and never-finish switches', async () => {
     const failed = await sendForTask(client, userMessage({ data: SAMPLE_MANIFEST, metadata: { scenario: 'fail' } }));
     expect(failed.status?.state).toBe(TaskState.TASK_STATE_FAILED);
-    const rejected = await sendForTask(client, userMessage({ data: SAMPLE_MANIFEST, metadata: { scenario: 'reject' } }));
+    const rejected = await sendForTask(
+      client,
+      userMessage({ data: SAMPLE_MANIFEST, metadata: { scenario: 'reject' } }),
+    );
     expect(rejected.status?.state).toBe(TaskState.TASK_STATE_REJECTED);
 
-    const parked = await sendForTask(client, userMessage({ data: SAMPLE_MANIFEST, metadata: { scenario: 'never-finish' } }), {
-      returnImmediately: true,
-    });
-    expect((await client.cancelTask({ tenant: '', id: parked.id, metadata: undefined })).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    const parked = await sendForTask(
+      client,
+      userMessage({ data: SAMPLE_MANIFEST, metadata: { scenario: 'never-finish' } }),
+      {
+        returnImmediately: true,
+      },
+    );
+    expect((await client.cancelTask({ tenant: '', id: parked.id, metadata: undefined })).status?.state).toBe(
+      TaskState.TASK_STATE_CANCELED,
+    );
   });
 });

@@ -22,7 +22,12 @@ let env: Record<string, string>;
 beforeAll(async () => {
   samples = await startSampleAgents({ workDelayMs: 0, chunkDelayMs: 5 });
   const agentsFile = join(mkdtempSync(join(tmpdir(), 'a2a-cli-')), 'agents.json');
-  writeFileSync(agentsFile, JSON.stringify({ agents: Object.fromEntries(Object.entries(samples.agents).map(([n, a]) => [n, { url: a.baseUrl }])) }));
+  writeFileSync(
+    agentsFile,
+    JSON.stringify({
+      agents: Object.fromEntries(Object.entries(samples.agents).map(([n, a]) => [n, { url: a.baseUrl }])),
+    }),
+  );
   env = { A2A_TASK_QUEUE: taskQueue, A2A_AGENTS_FILE: agentsFile };
   worker = await temporal.worker({ taskQueue, plugins: [a2aTemporalPlugin({ registry: registryOf(samples.agents) })] });
   running = worker.run();
@@ -37,7 +42,19 @@ const cli = (...args: string[]) => runCliProcess(args, env);
 
 describe('the a2a-temporal CLI', () => {
   it('starts a release, answers, lists it as waiting, approves it and shows the report', async () => {
-    const started = await cli('release', 'start', '--service', 'payment-service', '--from', '1.4.0', '--to', '2.0.0', '--manifest', SAMPLE_MANIFEST_PATH, '--json');
+    const started = await cli(
+      'release',
+      'start',
+      '--service',
+      'payment-service',
+      '--from',
+      '1.4.0',
+      '--to',
+      '2.0.0',
+      '--manifest',
+      SAMPLE_MANIFEST_PATH,
+      '--json',
+    );
     expect(started.code, started.stderr).toBe(0);
     const { workflowId, uiUrl } = JSON.parse(started.stdout) as { workflowId: string; uiUrl: string };
     expect(workflowId).toMatch(/^release-payment-service-2\.0\.0-[0-9a-f]{8}$/);
@@ -51,20 +68,29 @@ describe('the a2a-temporal CLI', () => {
     const view = JSON.parse(status.stdout) as StatusView;
     expect(view).toMatchObject({ workflowId, kind: 'release', status: 'RUNNING', phase: 'waiting-for-input' });
     const compat = view.delegations.find((d) => d.label === 'compat')!;
-    expect(compat).toMatchObject({ workflowId: `${workflowId}/compat`, agent: 'compat', taskId: question!.taskId, question: { text: question!.text } });
+    expect(compat).toMatchObject({
+      workflowId: `${workflowId}/compat`,
+      agent: 'compat',
+      taskId: question!.taskId,
+      question: { text: question!.text },
+    });
 
     const answered = await cli('answer', workflowId, 'Node.js', '24');
     expect(answered.code, answered.stderr).toBe(0);
     expect(answered.stdout).toMatch(new RegExp(`^Answer sent to compat \\(task ${question!.taskId}\\)`));
     const again = await cli('answer', workflowId, 'Node.js 22');
     expect(again.code).toBe(1);
-    expect(again.stderr).toMatch(/^error: Release \S+ has no question waiting for an answer \(phase: \S+\); nothing was sent\.$/m);
+    expect(again.stderr).toMatch(
+      /^error: Release \S+ has no question waiting for an answer \(phase: \S+\); nothing was sent\.$/m,
+    );
 
     await waitForPhase(handle, 'awaiting-approval');
     const waiting = await waitFor(
       async () => {
         const listed = await cli('list', '--waiting', '--json');
-        return (JSON.parse(listed.stdout) as Array<{ workflowId: string }>).some((w) => w.workflowId === workflowId) ? listed : undefined;
+        return (JSON.parse(listed.stdout) as Array<{ workflowId: string }>).some((w) => w.workflowId === workflowId)
+          ? listed
+          : undefined;
       },
       { what: 'the release in list --waiting', intervalMs: 300 },
     );
@@ -81,19 +107,47 @@ describe('the a2a-temporal CLI', () => {
   });
 
   it('follows a one-off delegation with watch --json and cancels another one', async () => {
-    const done = await cli('delegate', '--agent', 'compat', '--mode', 'stream', '--data', SAMPLE_MANIFEST_PATH, '--json', 'Check these dependencies for Node.js 24');
+    const done = await cli(
+      'delegate',
+      '--agent',
+      'compat',
+      '--mode',
+      'stream',
+      '--data',
+      SAMPLE_MANIFEST_PATH,
+      '--json',
+      'Check these dependencies for Node.js 24',
+    );
     expect(done.code, done.stderr).toBe(0);
     const { workflowId } = JSON.parse(done.stdout) as { workflowId: string };
     const watched = await cli('watch', workflowId, '--json');
     expect(watched.code, watched.stderr).toBe(0);
-    const events = watched.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; text?: string; status?: string });
-    expect(events.filter((e) => e.type === 'artifact').map((e) => e.text).join('')).toMatch(/^# Compatibility report: payment-service/);
+    const events = watched.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; text?: string; status?: string });
+    expect(
+      events
+        .filter((e) => e.type === 'artifact')
+        .map((e) => e.text)
+        .join(''),
+    ).toMatch(/^# Compatibility report: payment-service/);
     expect(events.at(-1)).toMatchObject({ type: 'end', status: 'COMPLETED' });
 
-    const parked = await cli('delegate', '--agent', 'compat', '--data', SAMPLE_MANIFEST_PATH, '--json', 'Check these dependencies');
+    const parked = await cli(
+      'delegate',
+      '--agent',
+      'compat',
+      '--data',
+      SAMPLE_MANIFEST_PATH,
+      '--json',
+      'Check these dependencies',
+    );
     const parkedId = (JSON.parse(parked.stdout) as { workflowId: string }).workflowId;
     const client = await temporal.client();
-    await waitFor(async () => (await client.workflow.getHandle(parkedId).describe()).historyLength > 10, { what: 'the delegation to run' });
+    await waitFor(async () => (await client.workflow.getHandle(parkedId).describe()).historyLength > 10, {
+      what: 'the delegation to run',
+    });
     const cancelled = await cli('cancel', parkedId);
     expect(cancelled.code, cancelled.stderr).toBe(0);
     expect(cancelled.stdout).toBe(`Delegation ${parkedId}: cancelled.\n`);
@@ -101,15 +155,33 @@ describe('the a2a-temporal CLI', () => {
 
   it('says what went wrong and what to do, with exit code 1 for failures and 2 for usage', async () => {
     const unknown = await cli('status', 'no-such-release');
-    expect([unknown.code, unknown.stderr]).toEqual([1, 'error: No workflow "no-such-release" in namespace default; `a2a-temporal list` shows the ones there are.\n']);
+    expect([unknown.code, unknown.stderr]).toEqual([
+      1,
+      'error: No workflow "no-such-release" in namespace default; `a2a-temporal list` shows the ones there are.\n',
+    ]);
 
     const noServer = await runCliProcess(['list'], { ...env, TEMPORAL_ADDRESS: '127.0.0.1:1' });
     expect(noServer.code).toBe(1);
-    expect(noServer.stderr).toMatch(/^error: Cannot reach the Temporal server at 127\.0\.0\.1:1\. Start one with `npx a2a-temporal server`/);
+    expect(noServer.stderr).toMatch(
+      /^error: Cannot reach the Temporal server at 127\.0\.0\.1:1\. Start one with `npx a2a-temporal server`/,
+    );
 
-    const missing = await cli('release', 'start', '--service', 'payment-service', '--from', '1.4.0', '--to', '2.0.0', '--manifest', '/nope.json');
+    const missing = await cli(
+      'release',
+      'start',
+      '--service',
+      'payment-service',
+      '--from',
+      '1.4.0',
+      '--to',
+      '2.0.0',
+      '--manifest',
+      '/nope.json',
+    );
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/^error: Cannot read the manifest \/nope\.json: ENOENT\. Give its path with --manifest\.$/m);
+    expect(missing.stderr).toMatch(
+      /^error: Cannot read the manifest \/nope\.json: ENOENT\. Give its path with --manifest\.$/m,
+    );
 
     const typo = await cli('delegate', '--agent', 'compta', 'hello');
     expect(typo.code).toBe(2);

@@ -7,16 +7,25 @@ describe('npm run demo', () => {
     const run = await runCliProcess(['demo', '--answer', 'Node.js 24', '--approve']);
     expect(run.code, run.stderr + run.stdout).toBe(0);
     expect(run.stdout).toMatch(/^Using the Temporal server at /m);
-    expect(run.stdout).toMatch(/^\? compat asks \(task \S+\):\n {2}Which Node\.js version should payment-service target\?/m);
+    expect(run.stdout).toMatch(
+      /^\? compat asks \(task \S+\):\n {2}Which Node\.js version should payment-service target\?/m,
+    );
     expect(run.stdout).toMatch(/^ {2}✓ answered: Node\.js 24$/m);
     expect(run.stdout).toMatch(/^# Release report: payment-service 1\.4\.0 → 2\.0\.0$/m);
-    expect(run.stdout).toMatch(/^Fix suggestions by risk: node-sass \(high\), sharp \(high\), sqlite3 \(high\), bcrypt \(medium\)/m);
+    expect(run.stdout).toMatch(
+      /^Fix suggestions by risk: node-sass \(high\), sharp \(high\), sqlite3 \(high\), bcrypt \(medium\)/m,
+    );
     expect(run.stdout).toMatch(/^Outcome: approved/m);
-    expect(run.stdout).toMatch(/^UI: http:\/\/127\.0\.0\.1:\d+\/namespaces\/default\/workflows\/release-payment-service-2\.0\.0-[0-9a-f]{8}$/m);
+    expect(run.stdout).toMatch(
+      /^UI: http:\/\/127\.0\.0\.1:\d+\/namespaces\/default\/workflows\/release-payment-service-2\.0\.0-[0-9a-f]{8}$/m,
+    );
   });
 
   it('starts the embedded server itself when none runs, and stops it at the end', async () => {
-    const run = await runCliProcess(['demo', '--answer', 'Node.js 22', '--approve', '--port', '0', '--ui-port', '0', '--in-memory'], { TEMPORAL_ADDRESS: '' });
+    const run = await runCliProcess(
+      ['demo', '--answer', 'Node.js 22', '--approve', '--port', '0', '--ui-port', '0', '--in-memory'],
+      { TEMPORAL_ADDRESS: '' },
+    );
     expect(run.code, run.stderr + run.stdout).toBe(0);
     const server = /^Embedded Temporal server at (127\.0\.0\.1:\d+), Web UI (http:\S+)$/m.exec(run.stdout);
     expect(server, run.stdout).not.toBeNull();

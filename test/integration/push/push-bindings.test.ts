@@ -52,10 +52,15 @@ describe('push deliveries from the SDK sender', () => {
         token: credential,
         authentication: { scheme: 'Bearer', credentials: credential },
       });
-      await waitFor(async () => (await client.getTask({ id: taskId })).status.state === 'TASK_STATE_INPUT_REQUIRED', { what: 'the question' });
+      await waitFor(async () => (await client.getTask({ id: taskId })).status.state === 'TASK_STATE_INPUT_REQUIRED', {
+        what: 'the question',
+      });
 
       const before = receiver.stats();
-      await client.sendMessage({ message: userMessage({ text: 'Node.js 24', manifest: false, taskId }), configuration: { returnImmediately: true } });
+      await client.sendMessage({
+        message: userMessage({ text: 'Node.js 24', manifest: false, taskId }),
+        configuration: { returnImmediately: true },
+      });
       const completed = await waitFor(
         () => signals.find((s) => s.workflowId === workflowId && s.notice.state === 'TASK_STATE_COMPLETED'),
         { what: `a COMPLETED delivery over ${mode.name}` },

@@ -37,7 +37,11 @@ describe('the push CLI', () => {
     );
     try {
       expect(worker.output()).toContain(`Push: agents deliver to ${base}`);
-      const handle = await startDelegate(client, taskQueue, compatRequest({ tracking: { pushSafetyNetInterval: '1 hour' } }));
+      const handle = await startDelegate(
+        client,
+        taskQueue,
+        compatRequest({ tracking: { pushSafetyNetInterval: '1 hour' } }),
+      );
       await waitForQuestion(handle);
       expect((await statusOf(handle)).mode).toBe('push'); // auto: the card can push and the worker has a receiver
       await handle.executeUpdate(answerUpdate, { args: [{ text: 'Node.js 24' }] });
@@ -52,19 +56,33 @@ describe('the push CLI', () => {
     const client = await temporal.client();
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    const receiver = await spawnCli(['webhook', '--port', String(port)], { A2A_WEBHOOK_SECRET: SECRET }, 'Press Ctrl-C to stop.');
+    const receiver = await spawnCli(
+      ['webhook', '--port', String(port)],
+      { A2A_WEBHOOK_SECRET: SECRET },
+      'Press Ctrl-C to stop.',
+    );
     try {
       expect(receiver.output()).toContain(`Webhook receiver at ${base}/a2a/push/<workflowId>/<taskId>`);
-      const forged = await fetch(`${base}/a2a/push/some-workflow/some-task`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+      const forged = await fetch(`${base}/a2a/push/some-workflow/some-task`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: '{}',
+      });
       expect(forged.status).toBe(401);
       const result = await withPushWorker(temporal, agent, base, async (taskQueue) => {
-        const handle = await startDelegate(client, taskQueue, compatRequest({ mode: 'push', text: 'Check for Node.js 24', tracking: { pushSafetyNetInterval: '1 hour' } }));
+        const handle = await startDelegate(
+          client,
+          taskQueue,
+          compatRequest({ mode: 'push', text: 'Check for Node.js 24', tracking: { pushSafetyNetInterval: '1 hour' } }),
+        );
         return (await handle.result()) as DelegateResult;
       });
       expect(result).toMatchObject({ state: 'TASK_STATE_COMPLETED' });
       expect(await statsAt(base)).toMatchObject({ rejected: { unauthenticated: 1 } });
       expect((await statsAt(base)).signaled).toBeGreaterThanOrEqual(1);
-      expect(receiver.output()).toMatch(/webhook: refused POST \(401 unauthenticated\) for workflow "some-workflow" task "some-task"/);
+      expect(receiver.output()).toMatch(
+        /webhook: refused POST \(401 unauthenticated\) for workflow "some-workflow" task "some-task"/,
+      );
     } finally {
       expect(await receiver.stop()).toBe(0);
     }

@@ -51,19 +51,36 @@ describe('a long push delegation', () => {
       namespace: server.namespace,
       taskQueue,
       workflowBundle: { codePath: temporalServer().workflowBundlePath },
-      plugins: [a2aTemporalPlugin({ registry: registryOf({ compat: agent }), webhook: { publicUrl: receiver.url, secret: SECRET } })],
+      plugins: [
+        a2aTemporalPlugin({
+          registry: registryOf({ compat: agent }),
+          webhook: { publicUrl: receiver.url, secret: SECRET },
+        }),
+      ],
     });
     const { result, runs } = await worker.runUntil(async () => {
       // The agent works for 4 s; the safety net reads every 200 ms, so history passes 40 events on the way.
-      const request = compatRequest({ mode: 'push', text: 'Check for Node.js 24', metadata: { workDelayMs: 4_000 }, tracking: { pushSafetyNetInterval: '200 milliseconds' } });
-      const handle = await client.workflow.start('delegate', { taskQueue, workflowId: `${taskQueue}-delegate`, args: [request] });
+      const request = compatRequest({
+        mode: 'push',
+        text: 'Check for Node.js 24',
+        metadata: { workDelayMs: 4_000 },
+        tracking: { pushSafetyNetInterval: '200 milliseconds' },
+      });
+      const handle = await client.workflow.start('delegate', {
+        taskQueue,
+        workflowId: `${taskQueue}-delegate`,
+        args: [request],
+      });
       const result = (await handle.result()) as DelegateResult;
       // Every run, from the first along the continued-as-new chain.
       const runs: string[][] = [];
-      for (let runId: string | undefined = handle.firstExecutionRunId; runId; ) {
-        const events: HistoryEvent[] = (await client.workflow.getHandle(handle.workflowId, runId).fetchHistory()).events ?? [];
+      for (let runId: string | undefined = handle.firstExecutionRunId; runId;) {
+        const events: HistoryEvent[] =
+          (await client.workflow.getHandle(handle.workflowId, runId).fetchHistory()).events ?? [];
         runs.push(activitiesIn(events));
-        runId = events.find((e: HistoryEvent) => e.workflowExecutionContinuedAsNewEventAttributes)?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined;
+        runId =
+          events.find((e: HistoryEvent) => e.workflowExecutionContinuedAsNewEventAttributes)
+            ?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined;
       }
       return { result, runs };
     });

@@ -12,7 +12,17 @@ import { compatRequest, registryOf, startDelegate, statusOf, waitForQuestion } f
 import { cardFor, json, startScriptedServer } from '../../helpers/scripted-http.js';
 import { uniqueTaskQueue, useTemporal } from '../../helpers/temporal.js';
 import { waitFor } from '../../helpers/wait.js';
-import { activitiesIn, eventCounts, historyOf, openActivities, pushConfigsAt, SECRET, startReceiver, taskUpdatedSignals, withPushWorker } from './support.js';
+import {
+  activitiesIn,
+  eventCounts,
+  historyOf,
+  openActivities,
+  pushConfigsAt,
+  SECRET,
+  startReceiver,
+  taskUpdatedSignals,
+  withPushWorker,
+} from './support.js';
 
 const temporal = useTemporal();
 let agent: RunningAgent;
@@ -32,9 +42,17 @@ async function pendingActivities(handle: WorkflowHandle): Promise<number> {
 }
 
 async function failureOf(handle: WorkflowHandle) {
-  const error = await handle.result().then(() => undefined, (err: unknown) => err);
+  const error = await handle.result().then(
+    () => undefined,
+    (err: unknown) => err,
+  );
   expect(error).toBeInstanceOf(WorkflowFailedError);
-  return (error as WorkflowFailedError).cause as { type?: string; name?: string; message: string; nonRetryable?: boolean };
+  return (error as WorkflowFailedError).cause as {
+    type?: string;
+    name?: string;
+    message: string;
+    nonRetryable?: boolean;
+  };
 }
 
 describe('delegate in push mode', () => {
@@ -43,7 +61,11 @@ describe('delegate in push mode', () => {
     const before = receiver.stats();
     const { handle, result } = await withPushWorker(temporal, agent, receiver.url, async (taskQueue) => {
       // A safety net of an hour: only deliveries can move this delegation along in time.
-      const handle = await startDelegate(client, taskQueue, compatRequest({ mode: 'push', tracking: { pushSafetyNetInterval: '1 hour' } }));
+      const handle = await startDelegate(
+        client,
+        taskQueue,
+        compatRequest({ mode: 'push', tracking: { pushSafetyNetInterval: '1 hour' } }),
+      );
       const question = await waitForQuestion(handle);
       expect(question.text).toMatch(/Node\.js version/);
       expect(await statusOf(handle)).toMatchObject({ mode: 'push', phase: 'waiting-for-input' });
@@ -87,10 +109,17 @@ describe('delegate in push mode', () => {
   it('relays an AUTH_REQUIRED question and goes on once answered, driven by deliveries', async () => {
     const client = await temporal.client();
     const { handle, result } = await withPushWorker(temporal, agent, receiver.url, async (taskQueue) => {
-      const request = compatRequest({ mode: 'push', metadata: { scenario: 'auth-required' }, tracking: { pushSafetyNetInterval: '1 hour' } });
+      const request = compatRequest({
+        mode: 'push',
+        metadata: { scenario: 'auth-required' },
+        tracking: { pushSafetyNetInterval: '1 hour' },
+      });
       const handle = await startDelegate(client, taskQueue, request);
       const auth = await waitForQuestion(handle);
-      expect(auth).toMatchObject({ state: 'TASK_STATE_AUTH_REQUIRED', text: expect.stringMatching(/private npm registry/) });
+      expect(auth).toMatchObject({
+        state: 'TASK_STATE_AUTH_REQUIRED',
+        text: expect.stringMatching(/private npm registry/),
+      });
       await handle.executeUpdate(answerUpdate, { args: [{ text: 'Access granted.' }] });
       const input = await waitForQuestion(handle, auth);
       expect(input).toMatchObject({ state: 'TASK_STATE_INPUT_REQUIRED', taskId: auth.taskId });
@@ -107,7 +136,12 @@ describe('delegate in push mode', () => {
   it('completes when the agent resumes a task in AUTH_REQUIRED on its own, woken by its deliveries', async () => {
     const client = await temporal.client();
     const result = await withPushWorker(temporal, agent, receiver.url, async (taskQueue) => {
-      const request = compatRequest({ mode: 'push', text: 'Check for Node.js 24', metadata: { scenario: 'auth-out-of-band' }, tracking: { pushSafetyNetInterval: '1 hour' } });
+      const request = compatRequest({
+        mode: 'push',
+        text: 'Check for Node.js 24',
+        metadata: { scenario: 'auth-out-of-band' },
+        tracking: { pushSafetyNetInterval: '1 hour' },
+      });
       const handle = await startDelegate(client, taskQueue, request);
       return (await handle.result()) as DelegateResult;
     });
@@ -119,7 +153,11 @@ describe('delegate in push mode', () => {
     const client = await temporal.client();
     const down = await startReceiver(client);
     const { handle, result, signalsBefore } = await withPushWorker(temporal, agent, down.url, async (taskQueue) => {
-      const handle = await startDelegate(client, taskQueue, compatRequest({ mode: 'push', tracking: { pushSafetyNetInterval: '2 seconds' } }));
+      const handle = await startDelegate(
+        client,
+        taskQueue,
+        compatRequest({ mode: 'push', tracking: { pushSafetyNetInterval: '2 seconds' } }),
+      );
       await waitForQuestion(handle);
       await down.close(); // every delivery from now on is lost
       const signalsBefore = taskUpdatedSignals(await historyOf(handle)).length;
@@ -149,9 +187,14 @@ describe('delegate in push mode', () => {
   it('fails before sending anything when push is asked for and the worker has no webhook receiver', async () => {
     const client = await temporal.client();
     const taskQueue = uniqueTaskQueue('push-none');
-    const worker = await temporal.worker({ taskQueue, plugins: [a2aTemporalPlugin({ registry: registryOf({ compat: agent }) })] });
+    const worker = await temporal.worker({
+      taskQueue,
+      plugins: [a2aTemporalPlugin({ registry: registryOf({ compat: agent }) })],
+    });
     const sent = agent.stats.messageIds.length;
-    const cause = await worker.runUntil(async () => failureOf(await startDelegate(client, taskQueue, compatRequest({ mode: 'push' }))));
+    const cause = await worker.runUntil(async () =>
+      failureOf(await startDelegate(client, taskQueue, compatRequest({ mode: 'push' }))),
+    );
     expect(cause).toMatchObject({ type: FailureType.pushUnavailable, nonRetryable: true });
     expect(cause.message).toMatch(/no webhook receiver configured.*A2A_WEBHOOK_URL and A2A_WEBHOOK_SECRET/);
     expect(agent.stats.messageIds.length).toBe(sent);
@@ -163,11 +206,16 @@ describe('delegate in push mode', () => {
     const scripted = await startScriptedServer(routes);
     routes['GET /.well-known/agent-card.json'] = json(200, cardFor(scripted.baseUrl));
     try {
-      const cause = await withPushWorker(temporal, { ...agent, baseUrl: scripted.baseUrl }, receiver.url, async (taskQueue) =>
-        failureOf(await startDelegate(client, taskQueue, compatRequest({ mode: 'push' }))),
+      const cause = await withPushWorker(
+        temporal,
+        { ...agent, baseUrl: scripted.baseUrl },
+        receiver.url,
+        async (taskQueue) => failureOf(await startDelegate(client, taskQueue, compatRequest({ mode: 'push' }))),
       );
       expect(cause).toMatchObject({ type: FailureType.pushUnavailable, nonRetryable: true });
-      expect(cause.message).toMatch(/^Agent "compat" does not declare push notifications.*nothing was sent\. Delegate with mode "stream", "poll" or "auto"\.$/);
+      expect(cause.message).toMatch(
+        /^Agent "compat" does not declare push notifications.*nothing was sent\. Delegate with mode "stream", "poll" or "auto"\.$/,
+      );
       expect(scripted.requests).toEqual(['GET /.well-known/agent-card.json']);
     } finally {
       await scripted.close();
@@ -187,9 +235,14 @@ describe('delegate in push mode', () => {
 
   it('replays every push history these tests recorded without non-determinism', async () => {
     const client = await temporal.client();
-    const histories = client.workflow.list({ query: `WorkflowType = 'delegate' AND TaskQueue STARTS_WITH 'push-'` }).intoHistories();
+    const histories = client.workflow
+      .list({ query: `WorkflowType = 'delegate' AND TaskQueue STARTS_WITH 'push-'` })
+      .intoHistories();
     let replayed = 0;
-    for await (const result of Worker.runReplayHistories({ workflowBundle: { codePath: temporal.server.workflowBundlePath } }, histories)) {
+    for await (const result of Worker.runReplayHistories(
+      { workflowBundle: { codePath: temporal.server.workflowBundlePath } },
+      histories,
+    )) {
       expect(result.error, result.workflowId).toBeUndefined();
       replayed += 1;
     }

@@ -7,7 +7,16 @@ import { answerUpdate, type DelegateResult } from '../../../workflows/index.js';
 import { compatRequest, startDelegate, statusOf, waitForQuestion } from '../../helpers/delegations.js';
 import { useTemporal } from '../../helpers/temporal.js';
 import { waitFor } from '../../helpers/wait.js';
-import { forward, historyOf, processedEvents, SECRET, startReceiver, startTap, taskUpdatedSignals, withPushWorker } from './support.js';
+import {
+  forward,
+  historyOf,
+  processedEvents,
+  SECRET,
+  startReceiver,
+  startTap,
+  taskUpdatedSignals,
+  withPushWorker,
+} from './support.js';
 
 const temporal = useTemporal();
 let agent: RunningAgent;
@@ -35,19 +44,42 @@ describe('push deliveries at the receiver', () => {
   it('refuses forged deliveries with the right status, counts them, and they change nothing', async () => {
     const client = await temporal.client();
     await withPushWorker(temporal, agent, receiver.url, async (taskQueue) => {
-      const handle = await startDelegate(client, taskQueue, compatRequest({ mode: 'push', tracking: { pushSafetyNetInterval: '1 hour' } }));
+      const handle = await startDelegate(
+        client,
+        taskQueue,
+        compatRequest({ mode: 'push', tracking: { pushSafetyNetInterval: '1 hour' } }),
+      );
       const question = await waitForQuestion(handle);
       const { workflowId } = handle;
       const { taskId } = question;
       const url = pushUrl(receiver.url, workflowId, taskId);
       const valid = pushCredential(SECRET, workflowId, taskId);
-      const completed = (id: string) => JSON.stringify({ statusUpdate: { taskId: id, status: { state: 'TASK_STATE_COMPLETED' } } });
+      const completed = (id: string) =>
+        JSON.stringify({ statusUpdate: { taskId: id, status: { state: 'TASK_STATE_COMPLETED' } } });
       const json = { 'Content-Type': 'application/a2a+json' };
       const attempts: Attempt[] = [
         { what: 'no credential', headers: json, body: completed(taskId), status: 401, reason: 'unauthenticated' },
-        { what: 'another scheme', headers: { ...json, Authorization: `Basic ${valid}` }, body: completed(taskId), status: 401, reason: 'unauthenticated' },
-        { what: 'a wrong credential', headers: { ...json, Authorization: 'Bearer not-the-credential' }, body: completed(taskId), status: 403, reason: 'bad-credential' },
-        { what: 'a wrong 0.3 token', headers: { ...json, 'X-A2A-Notification-Token': 'guess' }, body: completed(taskId), status: 403, reason: 'bad-credential' },
+        {
+          what: 'another scheme',
+          headers: { ...json, Authorization: `Basic ${valid}` },
+          body: completed(taskId),
+          status: 401,
+          reason: 'unauthenticated',
+        },
+        {
+          what: 'a wrong credential',
+          headers: { ...json, Authorization: 'Bearer not-the-credential' },
+          body: completed(taskId),
+          status: 403,
+          reason: 'bad-credential',
+        },
+        {
+          what: 'a wrong 0.3 token',
+          headers: { ...json, 'X-A2A-Notification-Token': 'guess' },
+          body: completed(taskId),
+          status: 403,
+          reason: 'bad-credential',
+        },
         {
           what: "another task's credential",
           headers: { ...json, Authorization: `Bearer ${pushCredential(SECRET, workflowId, 'another-task')}` },
@@ -57,7 +89,10 @@ describe('push deliveries at the receiver', () => {
         },
         {
           what: 'a credential under another secret',
-          headers: { ...json, Authorization: `Bearer ${pushCredential('some-other-secret-0123456789abcdefghijkl', workflowId, taskId)}` },
+          headers: {
+            ...json,
+            Authorization: `Bearer ${pushCredential('some-other-secret-0123456789abcdefghijkl', workflowId, taskId)}`,
+          },
           body: completed(taskId),
           status: 403,
           reason: 'bad-credential',
@@ -70,11 +105,41 @@ describe('push deliveries at the receiver', () => {
           status: 403,
           reason: 'bad-credential',
         },
-        { what: 'a body about another task', headers: { ...json, Authorization: `Bearer ${valid}` }, body: completed('another-task'), status: 403, reason: 'task-mismatch' },
-        { what: 'an oversized body', headers: { ...json, Authorization: `Bearer ${valid}` }, body: Buffer.alloc(2 * 1024 * 1024, 0x20), status: 413, reason: 'too-large' },
-        { what: 'malformed JSON', headers: { ...json, Authorization: `Bearer ${valid}` }, body: '{"statusUpdate": {', status: 400, reason: 'malformed' },
-        { what: 'JSON that is no event', headers: { ...json, Authorization: `Bearer ${valid}` }, body: '{"hello": "world"}', status: 400, reason: 'malformed' },
-        { what: 'plain text', headers: { 'Content-Type': 'text/plain', Authorization: `Bearer ${valid}` }, body: completed(taskId), status: 415, reason: 'unsupported-media-type' },
+        {
+          what: 'a body about another task',
+          headers: { ...json, Authorization: `Bearer ${valid}` },
+          body: completed('another-task'),
+          status: 403,
+          reason: 'task-mismatch',
+        },
+        {
+          what: 'an oversized body',
+          headers: { ...json, Authorization: `Bearer ${valid}` },
+          body: Buffer.alloc(2 * 1024 * 1024, 0x20),
+          status: 413,
+          reason: 'too-large',
+        },
+        {
+          what: 'malformed JSON',
+          headers: { ...json, Authorization: `Bearer ${valid}` },
+          body: '{"statusUpdate": {',
+          status: 400,
+          reason: 'malformed',
+        },
+        {
+          what: 'JSON that is no event',
+          headers: { ...json, Authorization: `Bearer ${valid}` },
+          body: '{"hello": "world"}',
+          status: 400,
+          reason: 'malformed',
+        },
+        {
+          what: 'plain text',
+          headers: { 'Content-Type': 'text/plain', Authorization: `Bearer ${valid}` },
+          body: completed(taskId),
+          status: 415,
+          reason: 'unsupported-media-type',
+        },
       ];
 
       const signalsBefore = taskUpdatedSignals(await historyOf(handle)).length;
@@ -91,7 +156,9 @@ describe('push deliveries at the receiver', () => {
       const expected: Partial<Record<RejectionReason, number>> = {};
       for (const a of attempts) expected[a.reason] = (expected[a.reason] ?? 0) + 1;
       for (const [reason, count] of Object.entries(expected)) {
-        expect(after.rejected[reason as RejectionReason] - before.rejected[reason as RejectionReason], reason).toBe(count);
+        expect(after.rejected[reason as RejectionReason] - before.rejected[reason as RejectionReason], reason).toBe(
+          count,
+        );
       }
       expect(after.signaled).toBe(before.signaled);
 
@@ -101,11 +168,18 @@ describe('push deliveries at the receiver', () => {
       expect(await statusOf(handle)).toMatchObject({ phase: 'waiting-for-input', taskId });
 
       // A verified delivery claiming completion is only a hint: the delegation keeps waiting for its answer.
-      const hint = await fetch(url, { method: 'POST', headers: { ...json, Authorization: `Bearer ${valid}` }, body: completed(taskId) });
-      expect(hint.status).toBe(200);
-      await waitFor(async () => taskUpdatedSignals(processedEvents(await historyOf(handle))).length === signalsBefore + 1, {
-        what: 'the workflow to process the hint',
+      const hint = await fetch(url, {
+        method: 'POST',
+        headers: { ...json, Authorization: `Bearer ${valid}` },
+        body: completed(taskId),
       });
+      expect(hint.status).toBe(200);
+      await waitFor(
+        async () => taskUpdatedSignals(processedEvents(await historyOf(handle))).length === signalsBefore + 1,
+        {
+          what: 'the workflow to process the hint',
+        },
+      );
       expect(await statusOf(handle)).toMatchObject({ phase: 'waiting-for-input', taskId });
 
       await handle.executeUpdate(answerUpdate, { args: [{ text: 'Node.js 24' }] });
@@ -116,13 +190,20 @@ describe('push deliveries at the receiver', () => {
   it('answers 410 to a genuine delivery for a delegation that has ended', async () => {
     const client = await temporal.client();
     const { workflowId, taskId } = await withPushWorker(temporal, agent, receiver.url, async (taskQueue) => {
-      const handle = await startDelegate(client, taskQueue, compatRequest({ mode: 'push', text: 'Check for Node.js 24' }));
+      const handle = await startDelegate(
+        client,
+        taskQueue,
+        compatRequest({ mode: 'push', text: 'Check for Node.js 24' }),
+      );
       const result = (await handle.result()) as DelegateResult;
       return { workflowId: handle.workflowId, taskId: result.taskId! };
     });
     const response = await fetch(pushUrl(receiver.url, workflowId, taskId), {
       method: 'POST',
-      headers: { 'Content-Type': 'application/a2a+json', Authorization: `Bearer ${pushCredential(SECRET, workflowId, taskId)}` },
+      headers: {
+        'Content-Type': 'application/a2a+json',
+        Authorization: `Bearer ${pushCredential(SECRET, workflowId, taskId)}`,
+      },
       body: JSON.stringify({ task: { id: taskId, status: { state: 'TASK_STATE_COMPLETED' } } }),
     });
     expect(response.status).toBe(410);
@@ -132,7 +213,11 @@ describe('push deliveries at the receiver', () => {
     const client = await temporal.client();
     const run = (publicUrl: string, duringQuestion?: () => Promise<void>) =>
       withPushWorker(temporal, agent, publicUrl, async (taskQueue) => {
-        const request = compatRequest({ mode: 'push', metadata: { scenario: 'second-question' }, tracking: { pushSafetyNetInterval: '1 hour' } });
+        const request = compatRequest({
+          mode: 'push',
+          metadata: { scenario: 'second-question' },
+          tracking: { pushSafetyNetInterval: '1 hour' },
+        });
         const handle = await startDelegate(client, taskQueue, request);
         const first = await waitForQuestion(handle);
         await handle.executeUpdate(answerUpdate, { args: [{ text: 'Node.js 24' }] });

@@ -18,7 +18,12 @@ export const SECRET = 'push-test-secret-0123456789abcdefghijklmnop';
 
 /** The receiver, quiet: refusals are asserted through its counters. */
 export async function startReceiver(client: Client, port = 0): Promise<RunningWebhookReceiver> {
-  return startWebhookReceiver({ secret: SECRET, port, notify: temporalNotifier(client), logger: { warn() {}, error: console.error } });
+  return startWebhookReceiver({
+    secret: SECRET,
+    port,
+    notify: temporalNotifier(client),
+    logger: { warn() {}, error: console.error },
+  });
 }
 
 /** Runs `fn` with a worker whose activities register push configs pointing at `publicUrl`. */
@@ -44,7 +49,11 @@ export async function historyOf(handle: WorkflowHandle): Promise<HistoryEvent[]>
 
 /** Names of the activities the history scheduled, in order. */
 export function activitiesIn(events: HistoryEvent[]): string[] {
-  return events.flatMap((e) => (e.activityTaskScheduledEventAttributes?.activityType?.name ? [e.activityTaskScheduledEventAttributes.activityType.name] : []));
+  return events.flatMap((e) =>
+    e.activityTaskScheduledEventAttributes?.activityType?.name
+      ? [e.activityTaskScheduledEventAttributes.activityType.name]
+      : [],
+  );
 }
 
 /** The `taskUpdated` signals the history received. */
@@ -64,7 +73,11 @@ export function processedEvents(events: HistoryEvent[]): HistoryEvent[] {
 /** Activities scheduled but not closed (completed, failed, timed out or canceled) in `events`. */
 export function openActivities(events: HistoryEvent[]): number {
   const closed = events.filter(
-    (e) => e.activityTaskCompletedEventAttributes || e.activityTaskFailedEventAttributes || e.activityTaskTimedOutEventAttributes || e.activityTaskCanceledEventAttributes,
+    (e) =>
+      e.activityTaskCompletedEventAttributes ||
+      e.activityTaskFailedEventAttributes ||
+      e.activityTaskTimedOutEventAttributes ||
+      e.activityTaskCanceledEventAttributes,
   ).length;
   return activitiesIn(events).length - closed;
 }
@@ -96,7 +109,10 @@ export interface Delivery {
  * A proxy in front of the receiver that records every delivery and forwards it `copies` times
  * (a duplicating network), answering the agent with the first forward's status.
  */
-export async function startTap(target: string, copies = 1): Promise<{ url: string; deliveries: Delivery[]; close(): Promise<void> }> {
+export async function startTap(
+  target: string,
+  copies = 1,
+): Promise<{ url: string; deliveries: Delivery[]; close(): Promise<void> }> {
   const deliveries: Delivery[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -147,11 +163,21 @@ export interface CliProcess {
 }
 
 /** Runs the real CLI (`client/cli.ts` under tsx) against the run's dev server; resolves once `ready` was printed. */
-export async function spawnCli(args: string[], env: Record<string, string>, ready: string | RegExp): Promise<CliProcess> {
+export async function spawnCli(
+  args: string[],
+  env: Record<string, string>,
+  ready: string | RegExp,
+): Promise<CliProcess> {
   const server = temporalServer();
   const child = spawn(process.execPath, ['--import', 'tsx', join(packageRoot, 'client', 'cli.ts'), ...args], {
     cwd: packageRoot,
-    env: { ...process.env, TEMPORAL_ADDRESS: server.address, TEMPORAL_NAMESPACE: server.namespace, A2A_WORKFLOW_BUNDLE: server.workflowBundlePath, ...env },
+    env: {
+      ...process.env,
+      TEMPORAL_ADDRESS: server.address,
+      TEMPORAL_NAMESPACE: server.namespace,
+      A2A_WORKFLOW_BUNDLE: server.workflowBundlePath,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -159,7 +185,10 @@ export async function spawnCli(args: string[], env: Record<string, string>, read
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   await Promise.race([
-    waitFor(() => (typeof ready === 'string' ? output.includes(ready) : ready.test(output)), { timeoutMs: 60_000, what: `"${String(ready)}" from a2a-temporal ${args[0]}` }),
+    waitFor(() => (typeof ready === 'string' ? output.includes(ready) : ready.test(output)), {
+      timeoutMs: 60_000,
+      what: `"${String(ready)}" from a2a-temporal ${args[0]}`,
+    }),
     exited.then((code) => {
       throw new Error(`a2a-temporal ${args.join(' ')} exited (${code}) before it was ready:\n${output}`);
     }),

@@ -23,14 +23,20 @@ async function remoteState(taskId: string) {
 }
 
 async function failureOf(handle: WorkflowHandle) {
-  const error = await handle.result().then(() => undefined, (err: unknown) => err);
+  const error = await handle.result().then(
+    () => undefined,
+    (err: unknown) => err,
+  );
   expect(error).toBeInstanceOf(WorkflowFailedError);
   return (error as WorkflowFailedError).cause as { type?: string; name?: string; message: string };
 }
 
 async function withWorker<T>(fn: (taskQueue: string) => Promise<T>): Promise<T> {
   const taskQueue = uniqueTaskQueue('cancel');
-  const worker = await temporal.worker({ taskQueue, plugins: [a2aTemporalPlugin({ registry: registryOf({ compat: agent }) })] });
+  const worker = await temporal.worker({
+    taskQueue,
+    plugins: [a2aTemporalPlugin({ registry: registryOf({ compat: agent }) })],
+  });
   return worker.runUntil(fn(taskQueue));
 }
 
@@ -39,7 +45,11 @@ describe('cancelling a delegation', () => {
     it(`cancels the remote task while tracking it (${mode})`, async () => {
       const client = await temporal.client();
       await withWorker(async (taskQueue) => {
-        const handle = await startDelegate(client, taskQueue, compatRequest({ mode, text: 'Check for Node.js 24', metadata: { scenario: 'never-finish' } }));
+        const handle = await startDelegate(
+          client,
+          taskQueue,
+          compatRequest({ mode, text: 'Check for Node.js 24', metadata: { scenario: 'never-finish' } }),
+        );
         // The live task id: in stream mode the workflow learns it only when the stream turn returns.
         const { taskId } = await waitFor(() => trackingProgress(handle), { what: 'the tracking activity' });
         await handle.cancel();

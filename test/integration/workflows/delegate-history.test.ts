@@ -16,7 +16,10 @@ describe('delegation history', () => {
   it('has the same number of events for a remote task of 1 s and one of 20 s (poll mode)', async () => {
     const client = await temporal.client();
     const taskQueue = uniqueTaskQueue('history');
-    const worker = await temporal.worker({ taskQueue, plugins: [a2aTemporalPlugin({ registry: registryOf({ compat: agent }) })] });
+    const worker = await temporal.worker({
+      taskQueue,
+      plugins: [a2aTemporalPlugin({ registry: registryOf({ compat: agent }) })],
+    });
     const lengths = await worker.runUntil(
       Promise.all(
         [1_000, 20_000].map(async (workDelayMs) => {

@@ -55,9 +55,17 @@ describe('agent credentials', () => {
   it('are refused by the agent when missing, with a failure that does not leak them', async () => {
     const client = await temporal.client();
     const taskQueue = uniqueTaskQueue('no-secret');
-    const worker = await temporal.worker({ taskQueue, plugins: [a2aTemporalPlugin({ registry: registryOf({ compat: agent }) })] });
+    const worker = await temporal.worker({
+      taskQueue,
+      plugins: [a2aTemporalPlugin({ registry: registryOf({ compat: agent }) })],
+    });
     const error = await worker.runUntil(
-      startDelegate(client, taskQueue, compatRequest({ text: 'Check for Node.js 24' })).then((h) => h.result().then(() => undefined, (e: unknown) => e)),
+      startDelegate(client, taskQueue, compatRequest({ text: 'Check for Node.js 24' })).then((h) =>
+        h.result().then(
+          () => undefined,
+          (e: unknown) => e,
+        ),
+      ),
     );
     const cause = (error as { cause?: { type?: string; message: string } }).cause;
     expect(cause?.type).toBe('A2A_UNAUTHENTICATED');

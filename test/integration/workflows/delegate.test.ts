@@ -23,13 +23,19 @@ afterAll(() => agent?.close());
 /** Runs `fn` with a worker on a fresh task queue that knows the agent as "compat". */
 async function withWorker<T>(fn: (taskQueue: string) => Promise<T>): Promise<T> {
   const taskQueue = uniqueTaskQueue('delegate');
-  const worker = await temporal.worker({ taskQueue, plugins: [a2aTemporalPlugin({ registry: registryOf({ compat: agent }) })] });
+  const worker = await temporal.worker({
+    taskQueue,
+    plugins: [a2aTemporalPlugin({ registry: registryOf({ compat: agent }) })],
+  });
   return worker.runUntil(fn(taskQueue));
 }
 
 /** The validator's sentence behind a rejected update. */
 async function rejectionOf(update: Promise<unknown>): Promise<string> {
-  const error = await update.then(() => undefined, (err: unknown) => err);
+  const error = await update.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
   expect(error).toBeInstanceOf(WorkflowUpdateFailedError);
   return (error as WorkflowUpdateFailedError).cause?.message ?? '';
 }
@@ -72,9 +78,17 @@ describe('delegate', () => {
     it(`relays an AUTH_REQUIRED question and goes on once answered, in ${mode} mode`, async () => {
       const client = await temporal.client();
       const result = await withWorker(async (taskQueue) => {
-        const handle = await startDelegate(client, taskQueue, compatRequest({ mode, metadata: { scenario: 'auth-required' } }), `${taskQueue}-${mode}`);
+        const handle = await startDelegate(
+          client,
+          taskQueue,
+          compatRequest({ mode, metadata: { scenario: 'auth-required' } }),
+          `${taskQueue}-${mode}`,
+        );
         const auth = await waitForQuestion(handle);
-        expect(auth).toMatchObject({ state: 'TASK_STATE_AUTH_REQUIRED', text: expect.stringMatching(/Authorize access to the private npm registry/) });
+        expect(auth).toMatchObject({
+          state: 'TASK_STATE_AUTH_REQUIRED',
+          text: expect.stringMatching(/Authorize access to the private npm registry/),
+        });
         expect(await statusOf(handle)).toMatchObject({ state: 'TASK_STATE_AUTH_REQUIRED', phase: 'waiting-for-input' });
         // In stream mode the agent then logs a "Stream ordering violation" for its first stream: the
         // SDK holds a stream open at AUTH_REQUIRED and, although our turn closed it, notices only
@@ -110,7 +124,11 @@ describe('delegate', () => {
   it('answers two questions in a row, by signal, in poll mode', async () => {
     const client = await temporal.client();
     const result = await withWorker(async (taskQueue) => {
-      const handle = await startDelegate(client, taskQueue, compatRequest({ mode: 'poll', metadata: { scenario: 'second-question' } }));
+      const handle = await startDelegate(
+        client,
+        taskQueue,
+        compatRequest({ mode: 'poll', metadata: { scenario: 'second-question' } }),
+      );
       const first = await waitForQuestion(handle);
       await handle.signal(answerSignal, { text: 'Node.js 22' });
       const second = await waitForQuestion(handle, first);
@@ -128,8 +146,18 @@ describe('delegate', () => {
       await waitForQuestion(handle);
       const { address, namespace, cliPath } = temporal.server;
       await promisify(execFile)(cliPath, [
-        'workflow', 'signal', '--address', address, '--namespace', namespace,
-        '--workflow-id', handle.workflowId, '--name', 'answer', '--input', JSON.stringify({ text: 'Node.js 24' }),
+        'workflow',
+        'signal',
+        '--address',
+        address,
+        '--namespace',
+        namespace,
+        '--workflow-id',
+        handle.workflowId,
+        '--name',
+        'answer',
+        '--input',
+        JSON.stringify({ text: 'Node.js 24' }),
       ]);
       return (await handle.result()) as DelegateResult;
     });
@@ -139,13 +167,19 @@ describe('delegate', () => {
   it('rejects an answer while the agent is working, and an empty answer, with nothing sent', async () => {
     const client = await temporal.client();
     await withWorker(async (taskQueue) => {
-      const handle = await startDelegate(client, taskQueue, compatRequest({ text: 'Check for Node.js 24', metadata: { scenario: 'never-finish' } }));
+      const handle = await startDelegate(
+        client,
+        taskQueue,
+        compatRequest({ text: 'Check for Node.js 24', metadata: { scenario: 'never-finish' } }),
+      );
       await waitFor(() => trackingProgress(handle), { what: 'the tracking activity' });
       const sent = agent.stats.messageIds.length;
       expect(await rejectionOf(handle.executeUpdate(answerUpdate, { args: [{ text: 'Node.js 24' }] }))).toMatch(
         /^The delegation to compat is not waiting for input \(the agent is working on (task \S+|its request)\); nothing was sent\./,
       );
-      expect(await rejectionOf(handle.executeUpdate(answerUpdate, { args: [{ text: '' }] }))).toMatch(/empty; nothing was sent/);
+      expect(await rejectionOf(handle.executeUpdate(answerUpdate, { args: [{ text: '' }] }))).toMatch(
+        /empty; nothing was sent/,
+      );
       await handle.signal(answerSignal, { text: 'ignored: nothing is waiting' });
       expect(await statusOf(handle)).toMatchObject({ phase: 'working', rounds: 0 });
       expect(agent.stats.messageIds.length).toBe(sent);
@@ -156,11 +190,15 @@ describe('delegate', () => {
   it('applies a repeated answer id once and refuses an answer for another task', async () => {
     const client = await temporal.client();
     await withWorker(async (taskQueue) => {
-      const handle = await startDelegate(client, taskQueue, compatRequest({ mode: 'stream', metadata: { scenario: 'second-question' } }));
-      const question = await waitForQuestion(handle);
-      expect(await rejectionOf(handle.executeUpdate(answerUpdate, { args: [{ text: '24', taskId: 'not-this-one' }] }))).toBe(
-        `Task not-this-one is not the one waiting for input (task ${question.taskId} is); nothing was sent.`,
+      const handle = await startDelegate(
+        client,
+        taskQueue,
+        compatRequest({ mode: 'stream', metadata: { scenario: 'second-question' } }),
       );
+      const question = await waitForQuestion(handle);
+      expect(
+        await rejectionOf(handle.executeUpdate(answerUpdate, { args: [{ text: '24', taskId: 'not-this-one' }] })),
+      ).toBe(`Task not-this-one is not the one waiting for input (task ${question.taskId} is); nothing was sent.`);
       const first = await handle.executeUpdate(answerUpdate, { args: [{ text: 'Node.js 24', answerId: 'ans-1' }] });
       const again = await handle.executeUpdate(answerUpdate, { args: [{ text: 'Node.js 24', answerId: 'ans-1' }] });
       expect(again).toEqual(first);
@@ -169,7 +207,9 @@ describe('delegate', () => {
       expect(await handle.result()).toMatchObject({ rounds: 2 });
       // one message per answer reached the agent: the first message and two answers
       const history = await handle.fetchHistory();
-      const sends = history.events?.filter((e) => ['sendMessage', 'streamMessage'].includes(e.activityTaskScheduledEventAttributes?.activityType?.name ?? ''));
+      const sends = history.events?.filter((e) =>
+        ['sendMessage', 'streamMessage'].includes(e.activityTaskScheduledEventAttributes?.activityType?.name ?? ''),
+      );
       expect(sends).toHaveLength(3);
     });
     const ids = agent.stats.messageIds;
@@ -193,14 +233,22 @@ describe('delegate', () => {
     it(`ends with a non-retryable ${type} carrying the agent's message when the agent ${scenario}s`, async () => {
       const client = await temporal.client();
       const failure = await withWorker(async (taskQueue) => {
-        const handle = await startDelegate(client, taskQueue, compatRequest({ text: 'Check for Node.js 24', metadata: { scenario } }));
+        const handle = await startDelegate(
+          client,
+          taskQueue,
+          compatRequest({ text: 'Check for Node.js 24', metadata: { scenario } }),
+        );
         return handle.result().then(
           () => undefined,
           (err: unknown) => err,
         );
       });
       expect(failure).toBeInstanceOf(WorkflowFailedError);
-      const cause = (failure as WorkflowFailedError).cause as { type?: string; nonRetryable?: boolean; message: string };
+      const cause = (failure as WorkflowFailedError).cause as {
+        type?: string;
+        nonRetryable?: boolean;
+        message: string;
+      };
       expect(cause.type).toBe(type);
       expect(cause.nonRetryable).toBe(true);
       expect(cause.message).toMatch(/Agent "compat" (failed|rejected) task \S+: \S+/);
@@ -209,8 +257,13 @@ describe('delegate', () => {
 
   it('replays every history these tests recorded without non-determinism', async () => {
     const client = await temporal.client();
-    const histories = client.workflow.list({ query: `WorkflowType = 'delegate' AND TaskQueue STARTS_WITH 'delegate-'` }).intoHistories();
-    const results = Worker.runReplayHistories({ workflowBundle: { codePath: temporal.server.workflowBundlePath } }, histories);
+    const histories = client.workflow
+      .list({ query: `WorkflowType = 'delegate' AND TaskQueue STARTS_WITH 'delegate-'` })
+      .intoHistories();
+    const results = Worker.runReplayHistories(
+      { workflowBundle: { codePath: temporal.server.workflowBundlePath } },
+      histories,
+    );
     let replayed = 0;
     for await (const result of results) {
       expect(result.error, result.workflowId).toBeUndefined();

@@ -20,12 +20,18 @@ afterAll(() => samples?.close());
 
 async function withWorker<T>(fn: (taskQueue: string) => Promise<T>): Promise<T> {
   const taskQueue = uniqueTaskQueue('release');
-  const worker = await temporal.worker({ taskQueue, plugins: [a2aTemporalPlugin({ registry: registryOf(samples.agents) })] });
+  const worker = await temporal.worker({
+    taskQueue,
+    plugins: [a2aTemporalPlugin({ registry: registryOf(samples.agents) })],
+  });
   return worker.runUntil(fn(taskQueue));
 }
 
 async function updateRejection(update: Promise<unknown>): Promise<string> {
-  const error = await update.then(() => undefined, (err: unknown) => err);
+  const error = await update.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
   expect(error).toBeInstanceOf(WorkflowUpdateFailedError);
   return (error as WorkflowUpdateFailedError).cause?.message ?? '';
 }
@@ -39,7 +45,9 @@ describe('the release coordinator', () => {
       expect(question).toMatchObject({ label: 'compat', workflowId: `${handle.workflowId}/compat` });
       expect(question!.text).toMatch(/Node\.js version/);
       expect((await releaseStatus(handle)).phase).toBe('waiting-for-input');
-      expect(await updateRejection(handle.executeUpdate(approveUpdate, { args: [{ by: 'ana' }] }))).toMatch(/not waiting for approval/);
+      expect(await updateRejection(handle.executeUpdate(approveUpdate, { args: [{ by: 'ana' }] }))).toMatch(
+        /not waiting for approval/,
+      );
 
       const receipt = await handle.executeUpdate(releaseAnswerUpdate, { args: [{ text: 'Node.js 24' }] });
       expect(receipt).toMatchObject({ label: 'compat', taskId: question!.taskId });
@@ -49,13 +57,18 @@ describe('the release coordinator', () => {
       return (await handle.result()) as ReleaseResult;
     });
 
-    expect(result).toMatchObject({ outcome: 'approved', decision: { outcome: 'approved', by: 'ana', reason: 'risks understood' } });
+    expect(result).toMatchObject({
+      outcome: 'approved',
+      decision: { outcome: 'approved', by: 'ana', reason: 'risks understood' },
+    });
     const report = result.report!;
     expect(report.targetNode).toBe(24);
     expect(report.sortedByAgent).toBe(true);
     const risks = report.dependencies.map((f) => f.risk);
     expect(risks.length).toBeGreaterThan(3);
-    expect(risks).toEqual([...risks].sort((a, b) => ['high', 'medium', 'low'].indexOf(a) - ['high', 'medium', 'low'].indexOf(b)));
+    expect(risks).toEqual(
+      [...risks].sort((a, b) => ['high', 'medium', 'low'].indexOf(a) - ['high', 'medium', 'low'].indexOf(b)),
+    );
     expect(report.analysis.outcome).toBe('completed');
     expect(report.checks.map((c) => [c.label, c.outcome])).toEqual([
       ['changelog', 'completed'],
@@ -70,11 +83,17 @@ describe('the release coordinator', () => {
       await waitForQuestions(handle);
       await handle.executeUpdate(releaseAnswerUpdate, { args: [{ text: 'Node.js 22' }] });
       await waitForPhase(handle, 'awaiting-approval');
-      expect(await updateRejection(handle.executeUpdate(rejectUpdate, { args: [{ by: 'ben' }] }))).toMatch(/needs a reason/);
+      expect(await updateRejection(handle.executeUpdate(rejectUpdate, { args: [{ by: 'ben' }] }))).toMatch(
+        /needs a reason/,
+      );
       await handle.executeUpdate(rejectUpdate, { args: [{ by: 'ben', reason: 'sharp needs a rebuild first' }] });
       return (await handle.result()) as ReleaseResult;
     });
-    expect(result).toMatchObject({ outcome: 'rejected', reason: 'sharp needs a rebuild first', decision: { by: 'ben' } });
+    expect(result).toMatchObject({
+      outcome: 'rejected',
+      reason: 'sharp needs a rebuild first',
+      decision: { by: 'ben' },
+    });
   });
 
   it('reports a failing check without losing the others', async () => {
@@ -104,14 +123,26 @@ describe('the release coordinator', () => {
   it('routes each answer to the delegation that asked when two wait', async () => {
     const client = await temporal.client();
     const result = await withWorker(async (taskQueue) => {
-      const input = releaseInput({ checks: [{ label: 'compat-staging', agent: 'compat', request: 'Analyse the dependencies of payment-service for the staging fleet.' }] });
+      const input = releaseInput({
+        checks: [
+          {
+            label: 'compat-staging',
+            agent: 'compat',
+            request: 'Analyse the dependencies of payment-service for the staging fleet.',
+          },
+        ],
+      });
       const handle = await startRelease(client, taskQueue, input);
       const questions = await waitForQuestions(handle, 2);
-      expect(await updateRejection(handle.executeUpdate(releaseAnswerUpdate, { args: [{ text: 'Node.js 24' }] }))).toMatch(
+      expect(
+        await updateRejection(handle.executeUpdate(releaseAnswerUpdate, { args: [{ text: 'Node.js 24' }] })),
+      ).toMatch(
         /^2 delegations of release \S+ wait for an answer \(compat: task \S+ — ".*"; compat-staging: task \S+ — ".*"\); nothing was sent\. Answer one of them with --task <taskId>\.$/,
       );
       const staging = questions.find((q) => q.label === 'compat-staging')!;
-      const receipt = await handle.executeUpdate(releaseAnswerUpdate, { args: [{ text: 'Node.js 20', taskId: staging.taskId }] });
+      const receipt = await handle.executeUpdate(releaseAnswerUpdate, {
+        args: [{ text: 'Node.js 20', taskId: staging.taskId }],
+      });
       expect(receipt).toMatchObject({ label: 'compat-staging', workflowId: `${handle.workflowId}/compat-staging` });
       const [remaining] = await waitForQuestions(handle, 1).then((qs) => qs.filter((q) => q.label === 'compat'));
       expect(remaining).toBeDefined();
@@ -127,11 +158,18 @@ describe('the release coordinator', () => {
   it('cancels its delegations and their remote tasks when it is cancelled', async () => {
     const client = await temporal.client();
     await withWorker(async (taskQueue) => {
-      const handle = await startRelease(client, taskQueue, releaseInput({ checks: [{ label: 'license', agent: 'license', metadata: { scenario: 'never-finish' } }] }));
+      const handle = await startRelease(
+        client,
+        taskQueue,
+        releaseInput({ checks: [{ label: 'license', agent: 'license', metadata: { scenario: 'never-finish' } }] }),
+      );
       const [question] = await waitForQuestions(handle);
       const running = await waitForTask(handle, 'license');
       await handle.cancel();
-      const error = await handle.result().then(() => undefined, (err: unknown) => err);
+      const error = await handle.result().then(
+        () => undefined,
+        (err: unknown) => err,
+      );
       expect(error).toBeInstanceOf(WorkflowFailedError);
       expect((await releaseStatus(handle)).phase).toBe('canceled');
       expect(await remoteState(samples.agents.compat.baseUrl, question!.taskId)).toBe('TASK_STATE_CANCELED');

@@ -13,18 +13,27 @@ import { temporalServer } from '../../helpers/temporal.js';
 
 const folder = join(packageRoot, 'test', 'fixtures', 'histories');
 const workflowIds = JSON.parse(readFileSync(join(folder, 'workflow-ids.json'), 'utf8')) as Record<string, string>;
-const fixtures = readdirSync(folder).filter((file) => file.endsWith('.json') && file !== 'workflow-ids.json').sort();
+const fixtures = readdirSync(folder)
+  .filter((file) => file.endsWith('.json') && file !== 'workflow-ids.json')
+  .sort();
 
 describe('recorded histories', () => {
   it('include stream, poll and push runs, input rounds, cancellations, continue-as-new and a release', () => {
     const names = fixtures.join(' ');
-    for (const kind of ['stream', 'poll', 'push', 'canceled', 'continued', 'release', 'timeout']) expect(names).toContain(kind);
+    for (const kind of ['stream', 'poll', 'push', 'canceled', 'continued', 'release', 'timeout'])
+      expect(names).toContain(kind);
   });
 
   it('replay against the current workflow code without a determinism error', async () => {
-    const histories = fixtures.map((file) => ({ workflowId: workflowIds[file] ?? file, history: JSON.parse(readFileSync(join(folder, file), 'utf8')) as unknown }));
+    const histories = fixtures.map((file) => ({
+      workflowId: workflowIds[file] ?? file,
+      history: JSON.parse(readFileSync(join(folder, file), 'utf8')) as unknown,
+    }));
     const failures: string[] = [];
-    for await (const result of Worker.runReplayHistories({ workflowBundle: { codePath: temporalServer().workflowBundlePath } }, histories)) {
+    for await (const result of Worker.runReplayHistories(
+      { workflowBundle: { codePath: temporalServer().workflowBundlePath } },
+      histories,
+    )) {
       if (result.error) failures.push(`${result.workflowId}: ${result.error.message}`);
     }
     expect(failures).toEqual([]);

@@ -61,16 +61,26 @@ describe('parseAgentCard', () => {
       oidc: { openIdConnectSecurityScheme: { openIdConnectUrl: 'https://id.test/.well-known/openid-configuration' } },
       mtls: { mtlsSecurityScheme: {} },
     });
-    expect(parsed.securityRequirements).toEqual([{ schemes: { oidc: { list: ['openid'] } } }, { schemes: { key: { list: [] } } }]);
+    expect(parsed.securityRequirements).toEqual([
+      { schemes: { oidc: { list: ['openid'] } } },
+      { schemes: { key: { list: [] } } },
+    ]);
     expect(parsed.skills[0]?.securityRequirements).toEqual([{ schemes: { bearer: { list: [] } } }]);
-    expect(selectInterface(parsed)).toEqual({ url: 'https://legacy.test/rest', binding: 'HTTP+JSON', protocolVersion: '0.3' });
+    expect(selectInterface(parsed)).toEqual({
+      url: 'https://legacy.test/rest',
+      binding: 'HTTP+JSON',
+      protocolVersion: '0.3',
+    });
   });
 
   it('reads the SDK hybrid card by its 1.0 supportedInterfaces', () => {
     const parsed = parseAgentCard(CAPTURED_V03_HYBRID_CARD);
     expect(parsed.supportedInterfaces).toHaveLength(4);
     expect(selectInterface(parsed)).toMatchObject({ binding: 'HTTP+JSON', protocolVersion: '1.0' });
-    expect(selectInterface(parsed, { versions: ['0.3'] })).toMatchObject({ binding: 'HTTP+JSON', protocolVersion: '0.3' });
+    expect(selectInterface(parsed, { versions: ['0.3'] })).toMatchObject({
+      binding: 'HTTP+JSON',
+      protocolVersion: '0.3',
+    });
   });
 
   it('rejects a card without interfaces, naming the field', () => {
@@ -86,7 +96,11 @@ describe('selectInterface', () => {
       { url: 'http://a/rest', protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
     ]);
     expect(selectInterface(c)).toEqual({ url: 'http://a/rest', binding: 'HTTP+JSON', protocolVersion: '1.0' });
-    expect(selectInterface(c, { bindings: ['JSONRPC'] })).toEqual({ url: 'http://a/rpc', binding: 'JSONRPC', protocolVersion: '1.0' });
+    expect(selectInterface(c, { bindings: ['JSONRPC'] })).toEqual({
+      url: 'http://a/rpc',
+      binding: 'JSONRPC',
+      protocolVersion: '1.0',
+    });
   });
 
   it('prefers protocol 1.0 over 0.3, even over a better binding', () => {
@@ -107,8 +121,13 @@ describe('selectInterface', () => {
   });
 
   it('copies a non-empty tenant and drops an empty one', () => {
-    expect(selectInterface(card([{ url: 'http://a', protocolBinding: 'HTTP+JSON', protocolVersion: '1.0', tenant: 'acme' }])).tenant).toBe('acme');
-    expect(selectInterface(card([{ url: 'http://a', protocolBinding: 'HTTP+JSON', protocolVersion: '1.0', tenant: '' }]))).not.toHaveProperty('tenant');
+    expect(
+      selectInterface(card([{ url: 'http://a', protocolBinding: 'HTTP+JSON', protocolVersion: '1.0', tenant: 'acme' }]))
+        .tenant,
+    ).toBe('acme');
+    expect(
+      selectInterface(card([{ url: 'http://a', protocolBinding: 'HTTP+JSON', protocolVersion: '1.0', tenant: '' }])),
+    ).not.toHaveProperty('tenant');
   });
 
   it('throws NoUsableInterfaceError listing what the card offers', () => {
@@ -145,7 +164,12 @@ describe('fetchAgentCard', () => {
 
   it('fetches with A2A-Version 1.0 and records ETag, Last-Modified and max-age', async () => {
     mock.pool.intercept({ path: '/.well-known/agent-card.json', method: 'GET' }).reply(200, CAPTURED_CARD, {
-      headers: { 'content-type': 'application/json', etag: 'W/"abc"', 'last-modified': 'Wed, 21 Oct 2026 07:28:00 GMT', 'cache-control': 'public, max-age=3600' },
+      headers: {
+        'content-type': 'application/json',
+        etag: 'W/"abc"',
+        'last-modified': 'Wed, 21 Oct 2026 07:28:00 GMT',
+        'cache-control': 'public, max-age=3600',
+      },
     });
     const fetched = await fetchAgentCard(ORIGIN, { dispatcher: mock.agent });
     expect(fetched).toMatchObject({
@@ -159,24 +183,39 @@ describe('fetchAgentCard', () => {
   });
 
   it('revalidates with If-None-Match / If-Modified-Since and returns the previous card on 304', async () => {
-    mock.pool.intercept({ path: '/.well-known/agent-card.json' }).reply(200, CAPTURED_CARD, { headers: { etag: 'W/"abc"', 'last-modified': 'Wed, 21 Oct 2026 07:28:00 GMT' } });
-    mock.pool.intercept({ path: '/.well-known/agent-card.json' }).reply(304, '', { headers: { 'cache-control': 'max-age=60' } });
+    mock.pool
+      .intercept({ path: '/.well-known/agent-card.json' })
+      .reply(200, CAPTURED_CARD, { headers: { etag: 'W/"abc"', 'last-modified': 'Wed, 21 Oct 2026 07:28:00 GMT' } });
+    mock.pool
+      .intercept({ path: '/.well-known/agent-card.json' })
+      .reply(304, '', { headers: { 'cache-control': 'max-age=60' } });
     const first = await fetchAgentCard(ORIGIN, { dispatcher: mock.agent });
     const second = await fetchAgentCard(ORIGIN, { dispatcher: mock.agent, previous: first });
     expect(second.card).toBe(first.card);
     expect(second.maxAgeSeconds).toBe(60);
-    expect(mock.calls()[1]?.headers).toMatchObject({ 'if-none-match': 'W/"abc"', 'if-modified-since': 'Wed, 21 Oct 2026 07:28:00 GMT' });
+    expect(mock.calls()[1]?.headers).toMatchObject({
+      'if-none-match': 'W/"abc"',
+      'if-modified-since': 'Wed, 21 Oct 2026 07:28:00 GMT',
+    });
   });
 
   it('normalises a 0.3 card served at the well-known path', async () => {
     mock.pool.intercept({ path: '/.well-known/agent-card.json' }).reply(200, V03_CARD);
     const { card: fetched } = await fetchAgentCard(ORIGIN, { dispatcher: mock.agent });
-    expect(fetched.supportedInterfaces[0]).toEqual({ url: 'https://legacy.test/a2a', protocolBinding: 'JSONRPC', protocolVersion: '0.3' });
+    expect(fetched.supportedInterfaces[0]).toEqual({
+      url: 'https://legacy.test/a2a',
+      protocolBinding: 'JSONRPC',
+      protocolVersion: '0.3',
+    });
   });
 
   it('reports a missing card as a non-retryable HTTP error and a broken one as an invalid response', async () => {
     mock.pool.intercept({ path: '/.well-known/agent-card.json' }).reply(404, 'Cannot GET');
-    await expect(fetchAgentCard(ORIGIN, { dispatcher: mock.agent })).rejects.toMatchObject({ code: 'HTTP_STATUS', status: 404, retryable: false });
+    await expect(fetchAgentCard(ORIGIN, { dispatcher: mock.agent })).rejects.toMatchObject({
+      code: 'HTTP_STATUS',
+      status: 404,
+      retryable: false,
+    });
     mock.pool.intercept({ path: '/.well-known/agent-card.json' }).reply(200, '<html>');
     await expect(fetchAgentCard(ORIGIN, { dispatcher: mock.agent })).rejects.toThrow(
       'GetAgentCard from http://agent.test/.well-known/agent-card.json returned a body that is not JSON',

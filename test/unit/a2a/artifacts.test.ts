@@ -11,7 +11,11 @@ import {
   type TaskArtifactUpdateEvent,
 } from '../../../a2a/index.js';
 
-function chunk(text: string, flags: { append?: boolean; lastChunk?: boolean } = {}, artifactId = 'report'): TaskArtifactUpdateEvent {
+function chunk(
+  text: string,
+  flags: { append?: boolean; lastChunk?: boolean } = {},
+  artifactId = 'report',
+): TaskArtifactUpdateEvent {
   return {
     taskId: 'T',
     contextId: 'C',
@@ -32,7 +36,11 @@ describe('applyArtifactUpdate', () => {
   it('assembles three chunks into one artifact with three parts, as the SDK stores them', () => {
     const set = applyAll(emptyArtifactSet(), c1, c2, c3);
     expect(set.artifacts).toHaveLength(1);
-    expect(set.artifacts[0]?.parts).toEqual([{ text: '# Report\n' }, { text: 'node-sass: high\n' }, { text: 'express: low\n' }]);
+    expect(set.artifacts[0]?.parts).toEqual([
+      { text: '# Report\n' },
+      { text: 'node-sass: high\n' },
+      { text: 'express: low\n' },
+    ]);
     expect(artifactText(set.artifacts[0]!)).toBe('# Report\nnode-sass: high\nexpress: low\n');
     expect(set.lastChunk).toEqual({ report: true });
     expect(isArtifactSetComplete(set)).toBe(true);
@@ -109,7 +117,13 @@ describe('chunk positions make replays idempotent', () => {
     try {
       applyArtifactUpdate(set, c3, 2);
     } catch (error) {
-      expect(error).toMatchObject({ code: 'ARTIFACT_GAP', retryable: false, artifactId: 'report', position: 2, have: 1 });
+      expect(error).toMatchObject({
+        code: 'ARTIFACT_GAP',
+        retryable: false,
+        artifactId: 'report',
+        position: 2,
+        have: 1,
+      });
       expect((error as Error).message).toMatchInlineSnapshot(
         `"Artifact "report" received a chunk at part 2 but only 1 part is known; re-read the task with GetTask and continue from its artifacts."`,
       );
@@ -133,7 +147,11 @@ describe('artifactSetFromTask (resuming from a snapshot)', () => {
   });
 
   it('marks the artifacts of a terminal task complete', () => {
-    const set = artifactSetFromTask({ id: 'T', status: { state: 'TASK_STATE_COMPLETED' }, artifacts: [{ artifactId: 'a', parts: [] }] });
+    const set = artifactSetFromTask({
+      id: 'T',
+      status: { state: 'TASK_STATE_COMPLETED' },
+      artifacts: [{ artifactId: 'a', parts: [] }],
+    });
     expect(isArtifactSetComplete(set)).toBe(true);
   });
 
@@ -144,6 +162,8 @@ describe('artifactSetFromTask (resuming from a snapshot)', () => {
 
 describe('artifactText', () => {
   it('concatenates text parts and skips the others', () => {
-    expect(artifactText({ artifactId: 'a', parts: [{ text: 'a' }, { data: { x: 1 } }, { url: 'http://x' }, { text: 'b' }] })).toBe('ab');
+    expect(
+      artifactText({ artifactId: 'a', parts: [{ text: 'a' }, { data: { x: 1 } }, { url: 'http://x' }, { text: 'b' }] }),
+    ).toBe('ab');
   });
 });

@@ -36,19 +36,31 @@ describe('auth', () => {
     const auth = bearerAuth('tok-123');
     mock.pool.intercept({ path: '/.well-known/agent-card.json' }).reply(200, CAPTURED_CARD);
     mock.pool.intercept({ path: '/a2a/rest/tasks/T' }).reply(200, task);
-    mock.pool.intercept({ path: '/a2a/rest/tasks/T:subscribe', method: 'POST' }).reply(200, sseBody({ task }), SSE_HEADERS);
+    mock.pool
+      .intercept({ path: '/a2a/rest/tasks/T:subscribe', method: 'POST' })
+      .reply(200, sseBody({ task }), SSE_HEADERS);
     await fetchAgentCard(ORIGIN, { dispatcher: mock.agent, auth });
     const client = createA2AClient({ card, endpoint: rest }, { dispatcher: mock.agent, auth });
     await client.getTask({ id: 'T' });
     await collect(client.subscribeToTask({ id: 'T' }));
-    expect(mock.calls().map((c) => c.headers.authorization)).toEqual(['Bearer tok-123', 'Bearer tok-123', 'Bearer tok-123']);
+    expect(mock.calls().map((c) => c.headers.authorization)).toEqual([
+      'Bearer tok-123',
+      'Bearer tok-123',
+      'Bearer tok-123',
+    ]);
   });
 
   it('sends an API key as a header or as a query parameter', async () => {
     mock.pool.intercept({ path: '/a2a/rest/tasks/T' }).reply(200, task);
     mock.pool.intercept({ path: '/a2a/rest/tasks/T?historyLength=1&api_key=k-9' }).reply(200, task);
-    await createA2AClient({ card, endpoint: rest }, { dispatcher: mock.agent, auth: apiKeyAuth('X-API-Key', 'k-1') }).getTask({ id: 'T' });
-    await createA2AClient({ card, endpoint: rest }, { dispatcher: mock.agent, auth: apiKeyAuth('api_key', 'k-9', 'query') }).getTask({
+    await createA2AClient(
+      { card, endpoint: rest },
+      { dispatcher: mock.agent, auth: apiKeyAuth('X-API-Key', 'k-1') },
+    ).getTask({ id: 'T' });
+    await createA2AClient(
+      { card, endpoint: rest },
+      { dispatcher: mock.agent, auth: apiKeyAuth('api_key', 'k-9', 'query') },
+    ).getTask({
       id: 'T',
       historyLength: 1,
     });
@@ -70,13 +82,21 @@ describe('auth', () => {
 
   it('keeps credentials out of error messages, even when the agent echoes them or they sit in the URL', async () => {
     mock.pool.intercept({ path: /\/a2a\/rest\/tasks\/T.*/ }).reply(500, 'invalid key k-secret-42 for tenant');
-    mock.pool
-      .intercept({ path: '/a2a/rest/message:send', method: 'POST' })
-      .reply(400, { error: { code: 400, status: 'INVALID_ARGUMENT', message: 'token Bearer s3cr3t-bearer is malformed' } });
-    const byQuery = createA2AClient({ card, endpoint: rest }, { dispatcher: mock.agent, auth: apiKeyAuth('key', 'k-secret-42', 'query') });
-    const byHeader = createA2AClient({ card, endpoint: rest }, { dispatcher: mock.agent, auth: bearerAuth('s3cr3t-bearer') });
+    mock.pool.intercept({ path: '/a2a/rest/message:send', method: 'POST' }).reply(400, {
+      error: { code: 400, status: 'INVALID_ARGUMENT', message: 'token Bearer s3cr3t-bearer is malformed' },
+    });
+    const byQuery = createA2AClient(
+      { card, endpoint: rest },
+      { dispatcher: mock.agent, auth: apiKeyAuth('key', 'k-secret-42', 'query') },
+    );
+    const byHeader = createA2AClient(
+      { card, endpoint: rest },
+      { dispatcher: mock.agent, auth: bearerAuth('s3cr3t-bearer') },
+    );
     const first = await failureOf(byQuery.getTask({ id: 'T' }));
-    const second = await failureOf(byHeader.sendMessage({ message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'x' }] } }));
+    const second = await failureOf(
+      byHeader.sendMessage({ message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'x' }] } }),
+    );
     for (const error of [first, second]) {
       expect(error.message).not.toMatch(/k-secret-42|s3cr3t-bearer/);
       expect(JSON.stringify(error)).not.toMatch(/k-secret-42|s3cr3t-bearer/);

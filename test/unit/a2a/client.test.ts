@@ -10,8 +10,16 @@ import { CAPTURED_V03_HYBRID_CARD } from './fixtures/wire-captures.js';
 describe('createA2AClient', () => {
   it('uses the best interface of the card by default, and an explicit endpoint when given', () => {
     const card = parseAgentCard(CAPTURED_V03_HYBRID_CARD);
-    expect(createA2AClient({ card }).endpoint).toEqual({ url: 'http://127.0.0.1:41241/a2a/rest', binding: 'HTTP+JSON', protocolVersion: '1.0' });
-    const endpoint = { url: 'http://127.0.0.1:41241/a2a/jsonrpc', binding: 'JSONRPC' as const, protocolVersion: '0.3' as const };
+    expect(createA2AClient({ card }).endpoint).toEqual({
+      url: 'http://127.0.0.1:41241/a2a/rest',
+      binding: 'HTTP+JSON',
+      protocolVersion: '1.0',
+    });
+    const endpoint = {
+      url: 'http://127.0.0.1:41241/a2a/jsonrpc',
+      binding: 'JSONRPC' as const,
+      protocolVersion: '0.3' as const,
+    };
     const client = createA2AClient({ card, endpoint });
     expect(client.endpoint).toBe(endpoint);
     expect(client.card).toBe(card);
@@ -28,7 +36,10 @@ describe('createA2AClient', () => {
   });
 
   it('refuses a card without a usable interface', () => {
-    const card = parseAgentCard({ name: 'g', supportedInterfaces: [{ url: 'g:443', protocolBinding: 'GRPC', protocolVersion: '1.0' }] });
+    const card = parseAgentCard({
+      name: 'g',
+      supportedInterfaces: [{ url: 'g:443', protocolBinding: 'GRPC', protocolVersion: '1.0' }],
+    });
     expect(() => createA2AClient({ card })).toThrow(NoUsableInterfaceError);
   });
 });

@@ -47,7 +47,13 @@ describe('JSON-RPC errors', () => {
     const without = errorFromJsonRpcError({ code, message: 'm' }, scope);
     expect(withInfo).toBeInstanceOf(Class);
     expect(without).toBeInstanceOf(Class);
-    expect(withInfo).toMatchObject({ rpcCode: code, reason, agentMessage: 'm', operation: 'SendMessage', retryable: false });
+    expect(withInfo).toMatchObject({
+      rpcCode: code,
+      reason,
+      agentMessage: 'm',
+      operation: 'SendMessage',
+      retryable: false,
+    });
   });
 
   it('maps the captured -32001 response', () => {
@@ -69,11 +75,15 @@ describe('JSON-RPC errors', () => {
   });
 
   it('accepts the free-form data of 0.3 errors', () => {
-    expect(errorFromJsonRpcError({ code: -32001, message: 'gone', data: { taskId: 'T' } }, scope)).toBeInstanceOf(TaskNotFoundError);
+    expect(errorFromJsonRpcError({ code: -32001, message: 'gone', data: { taskId: 'T' } }, scope)).toBeInstanceOf(
+      TaskNotFoundError,
+    );
   });
 
   it('falls back to a known ErrorInfo reason under a custom code, and to UnknownAgentError otherwise', () => {
-    expect(errorFromJsonRpcError({ code: -32050, message: 'x', data: errorInfo('TASK_NOT_FOUND') }, scope)).toBeInstanceOf(TaskNotFoundError);
+    expect(
+      errorFromJsonRpcError({ code: -32050, message: 'x', data: errorInfo('TASK_NOT_FOUND') }, scope),
+    ).toBeInstanceOf(TaskNotFoundError);
     const unknown = errorFromJsonRpcError({ code: -32050, message: 'custom' }, scope);
     expect(unknown).toBeInstanceOf(UnknownAgentError);
     expect(unknown).toMatchObject({ code: 'AGENT_ERROR', retryable: false, rpcCode: -32050 });
@@ -100,21 +110,37 @@ describe('HTTP+JSON errors (google.rpc.Status told apart by ErrorInfo.reason)', 
     [502, 'INTERNAL', 'INVALID_AGENT_RESPONSE', InvalidAgentResponseError],
     [501, 'UNIMPLEMENTED', 'UNSUPPORTED_OPERATION', UnsupportedOperationError],
   ])('maps HTTP %i %s with reason %s to its class', (status, statusName, reason, Class) => {
-    const error = errorFromHttpResponse(status, {}, JSON.stringify(restError(status, statusName, reason, 'words')), scope);
+    const error = errorFromHttpResponse(
+      status,
+      {},
+      JSON.stringify(restError(status, statusName, reason, 'words')),
+      scope,
+    );
     expect(error).toBeInstanceOf(Class);
     expect(error).toMatchObject({ httpStatus: status, agentMessage: 'words' });
   });
 
   it('maps the SDK "request malformed" (reason INVALID_PARAMS) to INVALID_PARAMS', () => {
-    const error = errorFromHttpResponse(400, {}, JSON.stringify(restError(400, 'INVALID_ARGUMENT', 'INVALID_PARAMS', 'message.messageId is required')), scope);
+    const error = errorFromHttpResponse(
+      400,
+      {},
+      JSON.stringify(restError(400, 'INVALID_ARGUMENT', 'INVALID_PARAMS', 'message.messageId is required')),
+      scope,
+    );
     expect(error).toBeInstanceOf(JsonRpcProtocolError);
     expect(error).toMatchObject({ code: 'INVALID_PARAMS', retryable: false, httpStatus: 400 });
   });
 
   it('maps a Status without ErrorInfo by its status name', () => {
-    expect(errorFromRpcStatus({ error: { code: 401, status: 'UNAUTHENTICATED', message: '' } }, scope)).toBeInstanceOf(UnauthenticatedError);
-    expect(errorFromRpcStatus({ error: { code: 403, status: 'PERMISSION_DENIED', message: '' } }, scope)).toBeInstanceOf(PermissionDeniedError);
-    expect(errorFromRpcStatus({ error: { code: 500, status: 'UNAVAILABLE', message: 'db down' } }, scope)).toMatchObject({
+    expect(errorFromRpcStatus({ error: { code: 401, status: 'UNAUTHENTICATED', message: '' } }, scope)).toBeInstanceOf(
+      UnauthenticatedError,
+    );
+    expect(
+      errorFromRpcStatus({ error: { code: 403, status: 'PERMISSION_DENIED', message: '' } }, scope),
+    ).toBeInstanceOf(PermissionDeniedError);
+    expect(
+      errorFromRpcStatus({ error: { code: 500, status: 'UNAVAILABLE', message: 'db down' } }, scope),
+    ).toMatchObject({
       code: 'AGENT_ERROR',
       retryable: true,
       reason: 'UNAVAILABLE',
@@ -123,12 +149,18 @@ describe('HTTP+JSON errors (google.rpc.Status told apart by ErrorInfo.reason)', 
   });
 
   it('maps a 0.3 REST error body ({code, message} with the JSON-RPC code)', () => {
-    expect(errorFromHttpResponse(404, {}, '{"code":-32001,"message":"Task not found: T"}', scope)).toBeInstanceOf(TaskNotFoundError);
-    expect(errorFromHttpResponse(400, {}, '{"code":-32004,"message":"nope"}', scope)).toBeInstanceOf(UnsupportedOperationError);
+    expect(errorFromHttpResponse(404, {}, '{"code":-32001,"message":"Task not found: T"}', scope)).toBeInstanceOf(
+      TaskNotFoundError,
+    );
+    expect(errorFromHttpResponse(400, {}, '{"code":-32004,"message":"nope"}', scope)).toBeInstanceOf(
+      UnsupportedOperationError,
+    );
   });
 
   it('maps a JSON-RPC error response sent with a non-200 status', () => {
-    expect(errorFromHttpResponse(500, {}, '{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"boom"}}', scope)).toMatchObject({
+    expect(
+      errorFromHttpResponse(500, {}, '{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"boom"}}', scope),
+    ).toMatchObject({
       code: 'INTERNAL_ERROR',
       retryable: true,
       httpStatus: 500,
@@ -138,7 +170,9 @@ describe('HTTP+JSON errors (google.rpc.Status told apart by ErrorInfo.reason)', 
 
 describe('bare HTTP statuses', () => {
   it('decides 401, 403 and 429 by the status alone', () => {
-    expect(errorFromHttpResponse(401, {}, JSON.stringify(restError(401, 'X', 'TASK_NOT_FOUND', '')), scope)).toBeInstanceOf(UnauthenticatedError);
+    expect(
+      errorFromHttpResponse(401, {}, JSON.stringify(restError(401, 'X', 'TASK_NOT_FOUND', '')), scope),
+    ).toBeInstanceOf(UnauthenticatedError);
     expect(errorFromHttpResponse(403, {}, '', scope)).toBeInstanceOf(PermissionDeniedError);
     expect(errorFromHttpResponse(429, {}, '', scope)).toBeInstanceOf(RateLimitedError);
   });
@@ -150,14 +184,19 @@ describe('bare HTTP statuses', () => {
     expect(unavailable.message).toMatchInlineSnapshot(
       `"SendMessage to http://agent.test/a2a failed with HTTP 503 ("upstream unavailable"); the agent or a proxy in front of it is failing, so retry later."`,
     );
-    expect(errorFromHttpResponse(404, {}, '<html>Cannot POST</html>', scope)).toMatchObject({ retryable: false, status: 404 });
+    expect(errorFromHttpResponse(404, {}, '<html>Cannot POST</html>', scope)).toMatchObject({
+      retryable: false,
+      status: 404,
+    });
     expect(errorFromHttpResponse(502, {}, '', scope)).toMatchObject({ retryable: true });
   });
 
   it('reads Retry-After in seconds on 429', () => {
     const error = errorFromHttpResponse(429, { 'retry-after': '7' }, '', scope);
     expect(error).toMatchObject({ retryable: true, retryAfterMs: 7000, code: 'RATE_LIMITED' });
-    expect(error.message).toMatchInlineSnapshot(`"SendMessage to http://agent.test/a2a was rate-limited by the agent (HTTP 429); retry after 7 s."`);
+    expect(error.message).toMatchInlineSnapshot(
+      `"SendMessage to http://agent.test/a2a was rate-limited by the agent (HTTP 429); retry after 7 s."`,
+    );
   });
 
   it('reads Retry-After as an HTTP-date on 429', () => {
@@ -200,11 +239,15 @@ describe('network failures', () => {
   it('finds the code inside an AggregateError and a cause chain', () => {
     const inner = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
     expect(errorFromNetwork(new AggregateError([inner]), scope)).toMatchObject({ systemCode: 'ECONNREFUSED' });
-    expect(errorFromNetwork(new TypeError('fetch failed', { cause: inner }), scope)).toMatchObject({ systemCode: 'ECONNREFUSED' });
+    expect(errorFromNetwork(new TypeError('fetch failed', { cause: inner }), scope)).toMatchObject({
+      systemCode: 'ECONNREFUSED',
+    });
   });
 
   it('maps undici timeouts to TransportTimeoutError', () => {
-    expect(errorFromNetwork(Object.assign(new Error('x'), { code: 'UND_ERR_HEADERS_TIMEOUT' }), scope)).toMatchObject({ code: 'TIMEOUT' });
+    expect(errorFromNetwork(Object.assign(new Error('x'), { code: 'UND_ERR_HEADERS_TIMEOUT' }), scope)).toMatchObject({
+      code: 'TIMEOUT',
+    });
   });
 
   it('leaves errors without a network code alone (bugs are not disguised)', () => {

@@ -99,16 +99,29 @@ describe('error classes', () => {
 
   it('classifies transport errors as retryable and the caller abort as not', () => {
     expect(new TransportTimeoutError({ ...ctx, timeoutMs: 500 })).toMatchObject({ code: 'TIMEOUT', retryable: true });
-    expect(new ConnectionError({ ...ctx, systemCode: 'ECONNREFUSED' })).toMatchObject({ code: 'CONNECTION_FAILED', retryable: true });
-    expect(new StreamIdleTimeoutError({ ...ctx, idleTimeoutMs: 100 })).toMatchObject({ code: 'STREAM_IDLE_TIMEOUT', retryable: true });
+    expect(new ConnectionError({ ...ctx, systemCode: 'ECONNREFUSED' })).toMatchObject({
+      code: 'CONNECTION_FAILED',
+      retryable: true,
+    });
+    expect(new StreamIdleTimeoutError({ ...ctx, idleTimeoutMs: 100 })).toMatchObject({
+      code: 'STREAM_IDLE_TIMEOUT',
+      retryable: true,
+    });
     expect(new HttpStatusError(503, ctx)).toMatchObject({ code: 'HTTP_STATUS', retryable: true, status: 503 });
     expect(new HttpStatusError(404, ctx)).toMatchObject({ retryable: false });
-    expect(new RateLimitedError({ ...ctx, retryAfterMs: 2000 })).toMatchObject({ code: 'RATE_LIMITED', retryable: true, retryAfterMs: 2000, status: 429 });
+    expect(new RateLimitedError({ ...ctx, retryAfterMs: 2000 })).toMatchObject({
+      code: 'RATE_LIMITED',
+      retryable: true,
+      retryAfterMs: 2000,
+      status: 429,
+    });
     expect(new AbortedError(ctx)).toMatchObject({ code: 'ABORTED', retryable: false });
   });
 
   it('lists what a card offers when no interface is usable', () => {
-    expect(new NoUsableInterfaceError(['GRPC 1.0 at http://a:1/', 'JSONRPC 0.2 at http://a/rpc']).message).toMatchInlineSnapshot(
+    expect(
+      new NoUsableInterfaceError(['GRPC 1.0 at http://a:1/', 'JSONRPC 0.2 at http://a/rpc']).message,
+    ).toMatchInlineSnapshot(
       `"The agent card offers GRPC 1.0 at http://a:1/, JSONRPC 0.2 at http://a/rpc; we speak HTTP+JSON or JSONRPC, 1.0 or 0.3, so configure an agent interface we support."`,
     );
   });

@@ -154,15 +154,25 @@ describe('streams against a faulty agent', () => {
           code: 400,
           status: 'FAILED_PRECONDITION',
           message: 'Task T is in a terminal state',
-          details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'UNSUPPORTED_OPERATION', domain: 'a2a-protocol.org' }],
+          details: [
+            {
+              '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+              reason: 'UNSUPPORTED_OPERATION',
+              domain: 'a2a-protocol.org',
+            },
+          ],
         },
       }),
     );
-    await expect(consume(client.subscribeToTask({ id: 'T' }), [])).rejects.toMatchObject({ code: 'UNSUPPORTED_OPERATION' });
+    await expect(consume(client.subscribeToTask({ id: 'T' }), [])).rejects.toMatchObject({
+      code: 'UNSUPPORTED_OPERATION',
+    });
   });
 
   it('reads a non-JSON answer to a streaming call as an invalid response', async () => {
     server.next((_req, res) => json(res, 200, 'hello', 'text/plain'));
-    await expect(consume(client.subscribeToTask({ id: 'T' }), [])).rejects.toMatchObject({ code: 'INVALID_AGENT_RESPONSE' });
+    await expect(consume(client.subscribeToTask({ id: 'T' }), [])).rejects.toMatchObject({
+      code: 'INVALID_AGENT_RESPONSE',
+    });
   });
 });

@@ -11,7 +11,16 @@ import {
   type Message,
 } from '../../../a2a/index.js';
 import { CAPTURED_CARD, CAPTURED_LIST_TASKS, CAPTURED_STREAM_TURN_2, restError } from './fixtures/wire-captures.js';
-import { A2A_JSON_HEADERS, JSON_HEADERS, ORIGIN, SSE_HEADERS, collect, mockAgent, sseBody, type MockedAgent } from './helpers/mock-agent.js';
+import {
+  A2A_JSON_HEADERS,
+  JSON_HEADERS,
+  ORIGIN,
+  SSE_HEADERS,
+  collect,
+  mockAgent,
+  sseBody,
+  type MockedAgent,
+} from './helpers/mock-agent.js';
 
 const BASE = '/a2a/rest';
 const card = parseAgentCard(CAPTURED_CARD);
@@ -24,7 +33,10 @@ describe('HTTP+JSON binding, A2A 1.0', () => {
   let client: A2AClient;
   beforeEach(() => {
     mock = mockAgent();
-    client = createA2AClient({ card, endpoint: { url: `${ORIGIN}${BASE}/`, binding: 'HTTP+JSON', protocolVersion: '1.0' } }, { dispatcher: mock.agent });
+    client = createA2AClient(
+      { card, endpoint: { url: `${ORIGIN}${BASE}/`, binding: 'HTTP+JSON', protocolVersion: '1.0' } },
+      { dispatcher: mock.agent },
+    );
   });
   afterEach(async () => {
     await mock.close();
@@ -55,9 +67,15 @@ describe('HTTP+JSON binding, A2A 1.0', () => {
       .reply(200, CAPTURED_LIST_TASKS);
     mock.pool.intercept({ path: `${BASE}/tasks/${enc}:cancel`, method: 'POST' }).reply(200, task);
     mock.pool.intercept({ path: `${BASE}/tasks/${enc}/pushNotificationConfigs`, method: 'POST' }).reply(201, config);
-    mock.pool.intercept({ path: `${BASE}/tasks/${enc}/pushNotificationConfigs/c%201`, method: 'GET' }).reply(200, config);
-    mock.pool.intercept({ path: `${BASE}/tasks/${enc}/pushNotificationConfigs?pageSize=10`, method: 'GET' }).reply(200, { configs: [config], nextPageToken: 'n' });
-    mock.pool.intercept({ path: `${BASE}/tasks/${enc}/pushNotificationConfigs/c%201`, method: 'DELETE' }).reply(204, '');
+    mock.pool
+      .intercept({ path: `${BASE}/tasks/${enc}/pushNotificationConfigs/c%201`, method: 'GET' })
+      .reply(200, config);
+    mock.pool
+      .intercept({ path: `${BASE}/tasks/${enc}/pushNotificationConfigs?pageSize=10`, method: 'GET' })
+      .reply(200, { configs: [config], nextPageToken: 'n' });
+    mock.pool
+      .intercept({ path: `${BASE}/tasks/${enc}/pushNotificationConfigs/c%201`, method: 'DELETE' })
+      .reply(204, '');
     expect(await client.getTask({ id: 'T/1', historyLength: 0 })).toEqual(task);
     expect(
       await client.listTasks({
@@ -73,7 +91,10 @@ describe('HTTP+JSON binding, A2A 1.0', () => {
     await client.cancelTask({ id: 'T/1' });
     expect(await client.createPushConfig(config)).toEqual(config);
     expect(await client.getPushConfig({ taskId: 'T/1', id: 'c 1' })).toEqual(config);
-    expect(await client.listPushConfigs({ taskId: 'T/1', pageSize: 10 })).toEqual({ configs: [config], nextPageToken: 'n' });
+    expect(await client.listPushConfigs({ taskId: 'T/1', pageSize: 10 })).toEqual({
+      configs: [config],
+      nextPageToken: 'n',
+    });
     await expect(client.deletePushConfig({ taskId: 'T/1', id: 'c 1' })).resolves.toBeUndefined();
     const calls = mock.calls();
     expect(calls[0]?.body ?? undefined).toBeUndefined();
@@ -90,7 +111,10 @@ describe('HTTP+JSON binding, A2A 1.0', () => {
 
   it('prefixes every path with the interface tenant', async () => {
     const tenanted = createA2AClient(
-      { card, endpoint: { url: `${ORIGIN}${BASE}`, binding: 'HTTP+JSON', protocolVersion: '1.0', tenant: 'acme corp' } },
+      {
+        card,
+        endpoint: { url: `${ORIGIN}${BASE}`, binding: 'HTTP+JSON', protocolVersion: '1.0', tenant: 'acme corp' },
+      },
       { dispatcher: mock.agent },
     );
     mock.pool.intercept({ path: `${BASE}/acme%20corp/tasks/T`, method: 'GET' }).reply(200, { ...task, id: 'T' });
@@ -99,18 +123,30 @@ describe('HTTP+JSON binding, A2A 1.0', () => {
   });
 
   it('tells apart the errors that share HTTP 400 by ErrorInfo reason', async () => {
-    mock.pool.intercept({ path: `${BASE}/tasks/T:cancel`, method: 'POST' }).reply(400, restError(400, 'FAILED_PRECONDITION', 'TASK_NOT_CANCELABLE', 'Task not cancelable: T'));
-    mock.pool.intercept({ path: `${BASE}/message:send`, method: 'POST' }).reply(400, restError(400, 'FAILED_PRECONDITION', 'UNSUPPORTED_OPERATION', 'terminal'));
-    mock.pool.intercept({ path: `${BASE}/tasks/T`, method: 'GET' }).reply(400, restError(400, 'FAILED_PRECONDITION', 'VERSION_NOT_SUPPORTED', "'0.3' not supported"));
-    mock.pool.intercept({ path: `${BASE}/tasks/T/pushNotificationConfigs/c`, method: 'GET' }).reply(400, restError(400, 'FAILED_PRECONDITION', 'PUSH_NOTIFICATION_NOT_SUPPORTED', 'no push'));
+    mock.pool
+      .intercept({ path: `${BASE}/tasks/T:cancel`, method: 'POST' })
+      .reply(400, restError(400, 'FAILED_PRECONDITION', 'TASK_NOT_CANCELABLE', 'Task not cancelable: T'));
+    mock.pool
+      .intercept({ path: `${BASE}/message:send`, method: 'POST' })
+      .reply(400, restError(400, 'FAILED_PRECONDITION', 'UNSUPPORTED_OPERATION', 'terminal'));
+    mock.pool
+      .intercept({ path: `${BASE}/tasks/T`, method: 'GET' })
+      .reply(400, restError(400, 'FAILED_PRECONDITION', 'VERSION_NOT_SUPPORTED', "'0.3' not supported"));
+    mock.pool
+      .intercept({ path: `${BASE}/tasks/T/pushNotificationConfigs/c`, method: 'GET' })
+      .reply(400, restError(400, 'FAILED_PRECONDITION', 'PUSH_NOTIFICATION_NOT_SUPPORTED', 'no push'));
     await expect(client.cancelTask({ id: 'T' })).rejects.toBeInstanceOf(TaskNotCancelableError);
     await expect(client.sendMessage({ message })).rejects.toBeInstanceOf(UnsupportedOperationError);
     await expect(client.getTask({ id: 'T' })).rejects.toBeInstanceOf(VersionNotSupportedError);
-    await expect(client.getPushConfig({ taskId: 'T', id: 'c' })).rejects.toBeInstanceOf(PushNotificationNotSupportedError);
+    await expect(client.getPushConfig({ taskId: 'T', id: 'c' })).rejects.toBeInstanceOf(
+      PushNotificationNotSupportedError,
+    );
   });
 
   it('streams POST /message:stream with bare StreamResponse events', async () => {
-    mock.pool.intercept({ path: `${BASE}/message:stream`, method: 'POST' }).reply(200, sseBody(...restEvents), SSE_HEADERS);
+    mock.pool
+      .intercept({ path: `${BASE}/message:stream`, method: 'POST' })
+      .reply(200, sseBody(...restEvents), SSE_HEADERS);
     const events = await collect(client.sendStreamingMessage({ message }));
     expect(events).toHaveLength(6);
     expect(mock.calls()[0]?.headers.accept).toBe('text/event-stream');
@@ -119,20 +155,30 @@ describe('HTTP+JSON binding, A2A 1.0', () => {
   it('throws the google.rpc.Status of a JSON answer to a streaming call', async () => {
     mock.pool
       .intercept({ path: `${BASE}/tasks/T:subscribe`, method: 'POST' })
-      .reply(400, restError(400, 'FAILED_PRECONDITION', 'UNSUPPORTED_OPERATION', 'Task T is in a terminal state'), A2A_JSON_HEADERS);
+      .reply(
+        400,
+        restError(400, 'FAILED_PRECONDITION', 'UNSUPPORTED_OPERATION', 'Task T is in a terminal state'),
+        A2A_JSON_HEADERS,
+      );
     await expect(collect(client.subscribeToTask({ id: 'T' }))).rejects.toBeInstanceOf(UnsupportedOperationError);
     expect(mock.calls()).toHaveLength(1);
   });
 
   it('throws the {"error":…} of an `event: error`', async () => {
-    const body = sseBody(restEvents[0]) + `event: error\ndata: ${JSON.stringify(restError(500, 'INTERNAL', 'INVALID_AGENT_RESPONSE', 'upstream broke'))}\n\n`;
+    const body =
+      sseBody(restEvents[0]) +
+      `event: error\ndata: ${JSON.stringify(restError(500, 'INTERNAL', 'INVALID_AGENT_RESPONSE', 'upstream broke'))}\n\n`;
     mock.pool.intercept({ path: `${BASE}/message:stream`, method: 'POST' }).reply(200, body, SSE_HEADERS);
-    await expect(collect(client.sendStreamingMessage({ message }))).rejects.toMatchObject({ code: 'AGENT_REPORTED_INVALID_RESPONSE' });
+    await expect(collect(client.sendStreamingMessage({ message }))).rejects.toMatchObject({
+      code: 'AGENT_REPORTED_INVALID_RESPONSE',
+    });
   });
 
   it('subscribes with POST and falls back to GET on 405', async () => {
     mock.pool.intercept({ path: `${BASE}/tasks/T:subscribe`, method: 'POST' }).reply(405, 'Method Not Allowed');
-    mock.pool.intercept({ path: `${BASE}/tasks/T:subscribe`, method: 'GET' }).reply(200, sseBody({ task: { ...task, id: 'T' } }), SSE_HEADERS);
+    mock.pool
+      .intercept({ path: `${BASE}/tasks/T:subscribe`, method: 'GET' })
+      .reply(200, sseBody({ task: { ...task, id: 'T' } }), SSE_HEADERS);
     expect(await collect(client.subscribeToTask({ id: 'T' }))).toEqual([{ task: { ...task, id: 'T' } }]);
     expect(mock.calls().map((c) => c.method)).toEqual(['POST', 'GET']);
     expect(mock.calls()[0]?.body).toEqual({});
@@ -140,9 +186,13 @@ describe('HTTP+JSON binding, A2A 1.0', () => {
 
   it('falls back to GET on a 404 for a missing route, but not on TaskNotFound', async () => {
     mock.pool.intercept({ path: `${BASE}/tasks/T:subscribe`, method: 'POST' }).reply(404, '<pre>Cannot POST</pre>');
-    mock.pool.intercept({ path: `${BASE}/tasks/T:subscribe`, method: 'GET' }).reply(200, sseBody({ task: { ...task, id: 'T' } }), SSE_HEADERS);
+    mock.pool
+      .intercept({ path: `${BASE}/tasks/T:subscribe`, method: 'GET' })
+      .reply(200, sseBody({ task: { ...task, id: 'T' } }), SSE_HEADERS);
     expect(await collect(client.subscribeToTask({ id: 'T' }))).toHaveLength(1);
-    mock.pool.intercept({ path: `${BASE}/tasks/nope:subscribe`, method: 'POST' }).reply(404, restError(404, 'NOT_FOUND', 'TASK_NOT_FOUND', 'Task not found: nope'), A2A_JSON_HEADERS);
+    mock.pool
+      .intercept({ path: `${BASE}/tasks/nope:subscribe`, method: 'POST' })
+      .reply(404, restError(404, 'NOT_FOUND', 'TASK_NOT_FOUND', 'Task not found: nope'), A2A_JSON_HEADERS);
     await expect(collect(client.subscribeToTask({ id: 'nope' }))).rejects.toBeInstanceOf(TaskNotFoundError);
     expect(mock.calls().map((c) => c.method)).toEqual(['POST', 'GET', 'POST']);
   });

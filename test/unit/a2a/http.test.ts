@@ -15,7 +15,10 @@ import { json, startScriptedServer, type ScriptedServer } from './helpers/script
 const task = { id: 'T', contextId: 'C', status: { state: 'TASK_STATE_WORKING' } };
 
 function clientFor(url: string, dispatcher: Agent, binding: 'HTTP+JSON' | 'JSONRPC' = 'HTTP+JSON'): A2AClient {
-  const card = parseAgentCard({ name: 'faulty', supportedInterfaces: [{ url, protocolBinding: binding, protocolVersion: '1.0' }] });
+  const card = parseAgentCard({
+    name: 'faulty',
+    supportedInterfaces: [{ url, protocolBinding: binding, protocolVersion: '1.0' }],
+  });
   return createA2AClient({ card }, { dispatcher });
 }
 
@@ -75,7 +78,10 @@ describe('unary calls against a faulty agent', () => {
       /* never answers */
     });
     const started = Date.now();
-    const call = client.sendMessage({ message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'x' }] } }, { timeoutMs: 150 });
+    const call = client.sendMessage(
+      { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'x' }] } },
+      { timeoutMs: 150 },
+    );
     await expect(call).rejects.toBeInstanceOf(TransportTimeoutError);
     await expect(call).rejects.toMatchObject({ retryable: true, timeoutMs: 150, operation: 'SendMessage' });
     expect(Date.now() - started).toBeLessThan(2_000);

@@ -16,7 +16,15 @@ import {
   CAPTURED_SEND_INPUT_REQUIRED,
   CAPTURED_STREAM_TURN_2,
 } from './fixtures/wire-captures.js';
-import { JSON_HEADERS, ORIGIN, SSE_HEADERS, collect, mockAgent, sseBody, type MockedAgent } from './helpers/mock-agent.js';
+import {
+  JSON_HEADERS,
+  ORIGIN,
+  SSE_HEADERS,
+  collect,
+  mockAgent,
+  sseBody,
+  type MockedAgent,
+} from './helpers/mock-agent.js';
 
 const PATH = '/a2a/jsonrpc';
 const card = parseAgentCard(CAPTURED_CARD);
@@ -42,7 +50,10 @@ describe('JSON-RPC binding, A2A 1.0', () => {
 
   it('sends SendMessage as a JSON-RPC request with A2A-Version and application/json', async () => {
     mock.pool.intercept({ path: PATH, method: 'POST' }).reply(200, CAPTURED_SEND_INPUT_REQUIRED, JSON_HEADERS);
-    const response = await client.sendMessage({ message, configuration: { returnImmediately: true, historyLength: 2, acceptedOutputModes: ['text/plain'] } });
+    const response = await client.sendMessage({
+      message,
+      configuration: { returnImmediately: true, historyLength: 2, acceptedOutputModes: ['text/plain'] },
+    });
     expect('task' in response && response.task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
     const [call] = mock.calls();
     expect(call?.headers).toMatchObject({
@@ -55,7 +66,10 @@ describe('JSON-RPC binding, A2A 1.0', () => {
       jsonrpc: '2.0',
       id: 1,
       method: 'SendMessage',
-      params: { message, configuration: { returnImmediately: true, historyLength: 2, acceptedOutputModes: ['text/plain'] } },
+      params: {
+        message,
+        configuration: { returnImmediately: true, historyLength: 2, acceptedOutputModes: ['text/plain'] },
+      },
     });
   });
 
@@ -70,13 +84,18 @@ describe('JSON-RPC binding, A2A 1.0', () => {
     mock.pool.intercept({ path: PATH, method: 'POST' }).reply(200, rpc({ configs: [config] }));
     mock.pool.intercept({ path: PATH, method: 'POST' }).reply(200, rpc(null));
     await client.getTask({ id: 'T', historyLength: 0 });
-    expect(await client.listTasks({ contextId: 'C', status: 'TASK_STATE_WORKING', pageSize: 5 })).toMatchObject({ tasks: [task], totalSize: 0 });
+    expect(await client.listTasks({ contextId: 'C', status: 'TASK_STATE_WORKING', pageSize: 5 })).toMatchObject({
+      tasks: [task],
+      totalSize: 0,
+    });
     await client.cancelTask({ id: 'T', metadata: { why: 'test' } });
     await client.createPushConfig(config);
     await client.getPushConfig({ taskId: 'T', id: 'c' });
     expect(await client.listPushConfigs({ taskId: 'T' })).toEqual({ configs: [config] });
     await client.deletePushConfig({ taskId: 'T', id: 'c' });
-    expect(mock.calls().map((c) => [(c.body as { method: string }).method, (c.body as { params: unknown }).params])).toEqual([
+    expect(
+      mock.calls().map((c) => [(c.body as { method: string }).method, (c.body as { params: unknown }).params]),
+    ).toEqual([
       ['GetTask', { id: 'T', historyLength: 0 }],
       ['ListTasks', { contextId: 'C', status: 'TASK_STATE_WORKING', pageSize: 5 }],
       ['CancelTask', { id: 'T', metadata: { why: 'test' } }],
@@ -93,7 +112,9 @@ describe('JSON-RPC binding, A2A 1.0', () => {
       { card, endpoint: { url: `${ORIGIN}${PATH}`, binding: 'JSONRPC', protocolVersion: '1.0', tenant: 'acme' } },
       { dispatcher: mock.agent },
     );
-    mock.pool.intercept({ path: PATH, method: 'POST' }).reply(200, rpc({ id: 'T', status: { state: 'TASK_STATE_WORKING' } }));
+    mock.pool
+      .intercept({ path: PATH, method: 'POST' })
+      .reply(200, rpc({ id: 'T', status: { state: 'TASK_STATE_WORKING' } }));
     await tenanted.getTask({ id: 'T' });
     expect((mock.calls()[0]?.body as { params: unknown }).params).toEqual({ tenant: 'acme', id: 'T' });
   });
@@ -101,17 +122,23 @@ describe('JSON-RPC binding, A2A 1.0', () => {
   it('turns errors that arrive with HTTP 200 into typed errors', async () => {
     mock.pool.intercept({ path: PATH, method: 'POST' }).reply(200, CAPTURED_JSONRPC_TASK_NOT_FOUND);
     await expect(client.getTask({ id: 'nope' })).rejects.toBeInstanceOf(TaskNotFoundError);
+    mock.pool.intercept({ path: PATH, method: 'POST' }).reply(200, {
+      jsonrpc: '2.0',
+      id: 2,
+      error: { code: -32009, message: "The requested A2A protocol version '0.3' is not supported." },
+    });
+    await expect(client.getTask({ id: 'x' })).rejects.toBeInstanceOf(VersionNotSupportedError);
     mock.pool
       .intercept({ path: PATH, method: 'POST' })
-      .reply(200, { jsonrpc: '2.0', id: 2, error: { code: -32009, message: "The requested A2A protocol version '0.3' is not supported." } });
-    await expect(client.getTask({ id: 'x' })).rejects.toBeInstanceOf(VersionNotSupportedError);
-    mock.pool.intercept({ path: PATH, method: 'POST' }).reply(200, { jsonrpc: '2.0', id: 3, error: { code: -32005, message: 'x' } });
+      .reply(200, { jsonrpc: '2.0', id: 3, error: { code: -32005, message: 'x' } });
     await expect(client.sendMessage({ message })).rejects.toBeInstanceOf(ContentTypeNotSupportedError);
   });
 
   it('rejects a response with neither result nor error, and a schema-invalid result', async () => {
     mock.pool.intercept({ path: PATH, method: 'POST' }).reply(200, { jsonrpc: '2.0', id: 1 });
-    await expect(client.getTask({ id: 'T' })).rejects.toThrow('returned a JSON-RPC response with neither result nor error');
+    await expect(client.getTask({ id: 'T' })).rejects.toThrow(
+      'returned a JSON-RPC response with neither result nor error',
+    );
     mock.pool.intercept({ path: PATH, method: 'POST' }).reply(200, rpc({ id: 'T', status: { state: 'done' } }));
     await expect(client.getTask({ id: 'T' })).rejects.toThrow(
       'GetTask from http://agent.test/a2a/jsonrpc returned an invalid Task: status.state: expected a TASK_STATE_* value, got "done"',
@@ -121,7 +148,14 @@ describe('JSON-RPC binding, A2A 1.0', () => {
   it('streams SendStreamingMessage: SSE of JSON-RPC responses, Accept text/event-stream', async () => {
     mock.pool.intercept({ path: PATH, method: 'POST' }).reply(200, sseBody(...CAPTURED_STREAM_TURN_2), SSE_HEADERS);
     const events = await collect(client.sendStreamingMessage({ message }));
-    expect(events.map((e) => Object.keys(e)[0])).toEqual(['task', 'statusUpdate', 'artifactUpdate', 'artifactUpdate', 'artifactUpdate', 'statusUpdate']);
+    expect(events.map((e) => Object.keys(e)[0])).toEqual([
+      'task',
+      'statusUpdate',
+      'artifactUpdate',
+      'artifactUpdate',
+      'artifactUpdate',
+      'statusUpdate',
+    ]);
     expect(mock.calls()[0]?.headers.accept).toBe('text/event-stream');
     expect((mock.calls()[0]?.body as { method: string }).method).toBe('SendStreamingMessage');
   });
@@ -136,11 +170,20 @@ describe('JSON-RPC binding, A2A 1.0', () => {
   });
 
   it('throws a plain JSON error where SSE was expected (subscribe to a terminal task)', async () => {
-    mock.pool
-      .intercept({ path: PATH, method: 'POST' })
-      .reply(200, { jsonrpc: '2.0', id: 1, error: { code: -32004, message: 'Task T is in a terminal state and cannot be subscribed to' } }, JSON_HEADERS);
+    mock.pool.intercept({ path: PATH, method: 'POST' }).reply(
+      200,
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        error: { code: -32004, message: 'Task T is in a terminal state and cannot be subscribed to' },
+      },
+      JSON_HEADERS,
+    );
     await expect(collect(client.subscribeToTask({ id: 'T' }))).rejects.toBeInstanceOf(UnsupportedOperationError);
-    expect((mock.calls()[0]?.body as { method: string; params: unknown })).toMatchObject({ method: 'SubscribeToTask', params: { id: 'T' } });
+    expect(mock.calls()[0]?.body as { method: string; params: unknown }).toMatchObject({
+      method: 'SubscribeToTask',
+      params: { id: 'T' },
+    });
   });
 
   it('throws the error of an `event: error` after earlier events were delivered', async () => {
@@ -165,10 +208,14 @@ describe('JSON-RPC binding, A2A 1.0', () => {
   });
 
   it('rejects a stream event that is not valid, naming it', async () => {
-    mock.pool.intercept({ path: PATH, method: 'POST' }).reply(200, sseBody(rpc({ statusUpdate: { taskId: 'T', status: { state: 'done' } } })), SSE_HEADERS);
+    mock.pool
+      .intercept({ path: PATH, method: 'POST' })
+      .reply(200, sseBody(rpc({ statusUpdate: { taskId: 'T', status: { state: 'done' } } })), SSE_HEADERS);
     const failure = collect(client.subscribeToTask({ id: 'T' }));
     await expect(failure).rejects.toBeInstanceOf(InvalidResponseError);
-    await expect(failure).rejects.toThrow('SubscribeToTask from http://agent.test/a2a/jsonrpc returned an invalid StreamResponse: statusUpdate.status.state');
+    await expect(failure).rejects.toThrow(
+      'SubscribeToTask from http://agent.test/a2a/jsonrpc returned an invalid StreamResponse: statusUpdate.status.state',
+    );
   });
 
   it('ends a stream after a direct Message reply', async () => {

@@ -47,7 +47,9 @@ describe('readSseEvents', () => {
   it('reports comments to onComment and never yields them', async () => {
     const comments: string[] = [];
     const events: SseEvent[] = [];
-    for await (const e of readSseEvents(chunks(': keep-alive\n\n:x\ndata: 1\n\n'), { onComment: (c) => comments.push(c) })) {
+    for await (const e of readSseEvents(chunks(': keep-alive\n\n:x\ndata: 1\n\n'), {
+      onComment: (c) => comments.push(c),
+    })) {
       events.push(e);
     }
     expect(comments).toEqual(['keep-alive', 'x']);

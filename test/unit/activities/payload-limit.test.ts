@@ -18,6 +18,8 @@ describe('withinPayloadLimit', () => {
     }
     expect(error).toBeInstanceOf(ApplicationFailure);
     expect(error).toMatchObject({ type: 'A2A_RESULT_TOO_LARGE', nonRetryable: true });
-    expect((error as Error).message).toMatch(/^Agent "compat" returned 1\.5 MB for task T1, more than the 1\.5 MB a Temporal payload may carry here \(Temporal's hard limit is 2 MB\)\./);
+    expect((error as Error).message).toMatch(
+      /^Agent "compat" returned 1\.5 MB for task T1, more than the 1\.5 MB a Temporal payload may carry here \(Temporal's hard limit is 2 MB\)\./,
+    );
   });
 });

@@ -41,7 +41,12 @@ async function start(notify?: PushNotifier, maxBodyBytes?: number): Promise<Rig>
   return rig;
 }
 
-function post(receiver: RunningWebhookReceiver, body: unknown, headers: Record<string, string> = {}, ids = { workflowId: WF, taskId: TASK }) {
+function post(
+  receiver: RunningWebhookReceiver,
+  body: unknown,
+  headers: Record<string, string> = {},
+  ids = { workflowId: WF, taskId: TASK },
+) {
   return fetch(pushUrl(receiver.url, ids.workflowId, ids.taskId), {
     method: 'POST',
     headers: { 'Content-Type': 'application/a2a+json', ...headers },
@@ -49,22 +54,31 @@ function post(receiver: RunningWebhookReceiver, body: unknown, headers: Record<s
   });
 }
 
-const bearer = (secret = SECRET, workflowId = WF, taskId = TASK) => ({ Authorization: `Bearer ${pushCredential(secret, workflowId, taskId)}` });
-const inputRequired = { statusUpdate: { taskId: TASK, contextId: 'c1', status: { state: 'TASK_STATE_INPUT_REQUIRED' } } };
+const bearer = (secret = SECRET, workflowId = WF, taskId = TASK) => ({
+  Authorization: `Bearer ${pushCredential(secret, workflowId, taskId)}`,
+});
+const inputRequired = {
+  statusUpdate: { taskId: TASK, contextId: 'c1', status: { state: 'TASK_STATE_INPUT_REQUIRED' } },
+};
 
 describe('the webhook receiver', () => {
   it('signals a verified 1.0 delivery with a small notice', async () => {
     const { receiver, signals } = await start();
     const response = await post(receiver, inputRequired, bearer());
     expect(response.status).toBe(200);
-    expect(signals).toEqual([{ workflowId: WF, notice: { taskId: TASK, kind: 'statusUpdate', state: 'TASK_STATE_INPUT_REQUIRED' } }]);
+    expect(signals).toEqual([
+      { workflowId: WF, notice: { taskId: TASK, kind: 'statusUpdate', state: 'TASK_STATE_INPUT_REQUIRED' } },
+    ]);
     expect(receiver.stats()).toMatchObject({ received: 1, signaled: 1, progress: 0 });
   });
 
   it('takes a 0.3 delivery: a Task with kind, the token in X-A2A-Notification-Token, application/json', async () => {
     const { receiver, signals } = await start();
     const body = { kind: 'task', id: TASK, contextId: 'c1', status: { state: 'completed' } };
-    const response = await post(receiver, body, { 'Content-Type': 'application/json; charset=utf-8', 'X-A2A-Notification-Token': pushCredential(SECRET, WF, TASK) });
+    const response = await post(receiver, body, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'X-A2A-Notification-Token': pushCredential(SECRET, WF, TASK),
+    });
     expect(response.status).toBe(200);
     expect(signals[0]?.notice).toEqual({ taskId: TASK, kind: 'task', state: 'TASK_STATE_COMPLETED' });
   });
@@ -78,7 +92,9 @@ describe('the webhook receiver', () => {
   it('answers 200 without a signal to progress only (working, artifact chunks)', async () => {
     const { receiver, signals } = await start();
     const working = { statusUpdate: { taskId: TASK, status: { state: 'TASK_STATE_WORKING' } } };
-    const chunk = { artifactUpdate: { taskId: TASK, artifact: { artifactId: 'a', parts: [{ text: 'x' }] }, append: true } };
+    const chunk = {
+      artifactUpdate: { taskId: TASK, artifact: { artifactId: 'a', parts: [{ text: 'x' }] }, append: true },
+    };
     expect((await post(receiver, working, bearer())).status).toBe(200);
     expect((await post(receiver, chunk, bearer())).status).toBe(200);
     expect(signals).toEqual([]);
@@ -92,10 +108,20 @@ describe('the webhook receiver', () => {
       ['no credential', post(receiver, inputRequired), 401, 'unauthenticated'],
       ['wrong credential', post(receiver, inputRequired, { Authorization: 'Bearer nope' }), 403, 'bad-credential'],
       ['credential of another task', post(receiver, inputRequired, bearer(SECRET, WF, 'other')), 403, 'bad-credential'],
-      ['wrong media type', post(receiver, inputRequired, { ...bearer(), 'Content-Type': 'text/plain' }), 415, 'unsupported-media-type'],
+      [
+        'wrong media type',
+        post(receiver, inputRequired, { ...bearer(), 'Content-Type': 'text/plain' }),
+        415,
+        'unsupported-media-type',
+      ],
       ['no JSON', post(receiver, '{', bearer()), 400, 'malformed'],
       ['not an event', post(receiver, { task: { id: TASK } }, bearer()), 400, 'malformed'],
-      ['another task in the body', post(receiver, { task: { id: 'other', status: { state: 'TASK_STATE_COMPLETED' } } }, bearer()), 403, 'task-mismatch'],
+      [
+        'another task in the body',
+        post(receiver, { task: { id: 'other', status: { state: 'TASK_STATE_COMPLETED' } } }, bearer()),
+        403,
+        'task-mismatch',
+      ],
     ];
     for (const [what, pending, status, reason] of cases) {
       const response = await pending;
@@ -105,7 +131,14 @@ describe('the webhook receiver', () => {
     expect(signals).toEqual([]);
     const stats = receiver.stats();
     expect(rejectedTotal(stats)).toBe(cases.length);
-    expect(stats.rejected).toMatchObject({ 'too-large': 1, unauthenticated: 1, 'bad-credential': 2, 'unsupported-media-type': 1, malformed: 2, 'task-mismatch': 1 });
+    expect(stats.rejected).toMatchObject({
+      'too-large': 1,
+      unauthenticated: 1,
+      'bad-credential': 2,
+      'unsupported-media-type': 1,
+      malformed: 2,
+      'task-mismatch': 1,
+    });
     expect(logs).toHaveLength(cases.length);
     expect(logs.join('\n')).not.toContain(pushCredential(SECRET, WF, TASK));
     expect(logs.join('\n')).not.toContain(pushCredential(SECRET, WF, 'other'));

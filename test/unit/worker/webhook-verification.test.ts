@@ -54,15 +54,33 @@ describe('delivery bodies', () => {
       state: 'TASK_STATE_WORKING',
       version: '1.0',
     });
-    expect(parseDelivery(JSON.stringify({ kind: 'status-update', taskId: 't', status: { state: 'input-required' }, final: true }))).toEqual({
+    expect(
+      parseDelivery(
+        JSON.stringify({ kind: 'status-update', taskId: 't', status: { state: 'input-required' }, final: true }),
+      ),
+    ).toEqual({
       kind: 'statusUpdate',
       taskId: 't',
       state: 'TASK_STATE_INPUT_REQUIRED',
       version: '0.3',
     });
-    const question = { statusUpdate: { taskId: 't', status: { state: 'TASK_STATE_INPUT_REQUIRED', message: { messageId: 'q1', role: 'ROLE_AGENT', parts: [{ text: 'Which?' }] } } } };
-    expect(parseDelivery(JSON.stringify(question))).toMatchObject({ kind: 'statusUpdate', state: 'TASK_STATE_INPUT_REQUIRED', messageId: 'q1' });
-    expect(parseDelivery(JSON.stringify({ message: { messageId: 'm', role: 'ROLE_AGENT', parts: [{ text: 'hi' }] } }))).toMatchObject({
+    const question = {
+      statusUpdate: {
+        taskId: 't',
+        status: {
+          state: 'TASK_STATE_INPUT_REQUIRED',
+          message: { messageId: 'q1', role: 'ROLE_AGENT', parts: [{ text: 'Which?' }] },
+        },
+      },
+    };
+    expect(parseDelivery(JSON.stringify(question))).toMatchObject({
+      kind: 'statusUpdate',
+      state: 'TASK_STATE_INPUT_REQUIRED',
+      messageId: 'q1',
+    });
+    expect(
+      parseDelivery(JSON.stringify({ message: { messageId: 'm', role: 'ROLE_AGENT', parts: [{ text: 'hi' }] } })),
+    ).toMatchObject({
       kind: 'message',
       taskId: undefined,
     });
@@ -91,13 +109,23 @@ describe('webhook settings', () => {
       publicUrl: 'https://hooks.example.com',
       secret: SECRET,
     });
-    expect(() => loadWebhookDeps({ A2A_WEBHOOK_URL: 'https://hooks.example.com' })).toThrow(/needs both A2A_WEBHOOK_URL and A2A_WEBHOOK_SECRET/);
-    expect(() => loadWebhookDeps({ A2A_WEBHOOK_SECRET: 'short' })).toThrow(/A2A_WEBHOOK_SECRET is invalid: must be at least 32 characters/);
-    expect(() => loadWebhookDeps({ A2A_WEBHOOK_URL: 'ftp://x', A2A_WEBHOOK_SECRET: SECRET })).toThrow(/A2A_WEBHOOK_URL is invalid/);
+    expect(() => loadWebhookDeps({ A2A_WEBHOOK_URL: 'https://hooks.example.com' })).toThrow(
+      /needs both A2A_WEBHOOK_URL and A2A_WEBHOOK_SECRET/,
+    );
+    expect(() => loadWebhookDeps({ A2A_WEBHOOK_SECRET: 'short' })).toThrow(
+      /A2A_WEBHOOK_SECRET is invalid: must be at least 32 characters/,
+    );
+    expect(() => loadWebhookDeps({ A2A_WEBHOOK_URL: 'ftp://x', A2A_WEBHOOK_SECRET: SECRET })).toThrow(
+      /A2A_WEBHOOK_URL is invalid/,
+    );
   });
 
   it('give the receiver its secret, rotated-out secrets and bind address; flags win', () => {
-    const env = { A2A_WEBHOOK_SECRET: SECRET, A2A_WEBHOOK_PREVIOUS_SECRETS: ` ${SECRET.toUpperCase()} ,`, A2A_WEBHOOK_PORT: '9000' };
+    const env = {
+      A2A_WEBHOOK_SECRET: SECRET,
+      A2A_WEBHOOK_PREVIOUS_SECRETS: ` ${SECRET.toUpperCase()} ,`,
+      A2A_WEBHOOK_PORT: '9000',
+    };
     expect(loadWebhookReceiverConfig(env, { port: 9100 })).toEqual({
       secret: SECRET,
       previousSecrets: [SECRET.toUpperCase()],

@@ -9,7 +9,9 @@ const handled: StatusKey = { state: 'TASK_STATE_INPUT_REQUIRED', messageId: 'q1'
 describe('push notices', () => {
   it('raise the flag for the task being followed, once per read', () => {
     const notices = new PushNotices();
-    expect(notices.receive({ taskId: 't1', kind: 'statusUpdate', state: 'TASK_STATE_COMPLETED' }, 't1', undefined)).toBe(true);
+    expect(
+      notices.receive({ taskId: 't1', kind: 'statusUpdate', state: 'TASK_STATE_COMPLETED' }, 't1', undefined),
+    ).toBe(true);
     expect(notices.receive({ taskId: 't1', kind: 'task' }, 't1', undefined)).toBe(true);
     expect(notices.pending).toBe(true);
     notices.clear();
@@ -18,13 +20,31 @@ describe('push notices', () => {
 
   it('ignore another task, a delegation without a task yet, and the question already answered', () => {
     const notices = new PushNotices();
-    expect(notices.receive({ taskId: 'other', kind: 'task', state: 'TASK_STATE_COMPLETED' }, 't1', undefined)).toBe(false);
-    expect(notices.receive({ taskId: 't1', kind: 'task', state: 'TASK_STATE_COMPLETED' }, undefined, undefined)).toBe(false);
-    expect(notices.receive({ taskId: 't1', kind: 'task', state: 'TASK_STATE_INPUT_REQUIRED', messageId: 'q1' }, 't1', handled)).toBe(false);
+    expect(notices.receive({ taskId: 'other', kind: 'task', state: 'TASK_STATE_COMPLETED' }, 't1', undefined)).toBe(
+      false,
+    );
+    expect(notices.receive({ taskId: 't1', kind: 'task', state: 'TASK_STATE_COMPLETED' }, undefined, undefined)).toBe(
+      false,
+    );
+    expect(
+      notices.receive(
+        { taskId: 't1', kind: 'task', state: 'TASK_STATE_INPUT_REQUIRED', messageId: 'q1' },
+        't1',
+        handled,
+      ),
+    ).toBe(false);
     expect(notices.pending).toBe(false);
     // A new question, or one the notice cannot identify, is worth a read.
-    expect(notices.receive({ taskId: 't1', kind: 'task', state: 'TASK_STATE_INPUT_REQUIRED', messageId: 'q2' }, 't1', handled)).toBe(true);
-    expect(notices.receive({ taskId: 't1', kind: 'task', state: 'TASK_STATE_INPUT_REQUIRED' }, 't1', handled)).toBe(true);
+    expect(
+      notices.receive(
+        { taskId: 't1', kind: 'task', state: 'TASK_STATE_INPUT_REQUIRED', messageId: 'q2' },
+        't1',
+        handled,
+      ),
+    ).toBe(true);
+    expect(notices.receive({ taskId: 't1', kind: 'task', state: 'TASK_STATE_INPUT_REQUIRED' }, 't1', handled)).toBe(
+      true,
+    );
   });
 });
 
@@ -33,8 +53,14 @@ describe('an explicit push', () => {
     ({ name: 'compat', autoMode, card: { capabilities: { pushNotifications } } }) as unknown as ResolvedAgent;
 
   it('is refused for an agent that cannot push, and for a worker without a receiver', () => {
-    expect(pushUnavailable(resolved(false, 'stream'), 'compat')).toMatchObject({ type: FailureType.pushUnavailable, nonRetryable: true, message: expect.stringMatching(/^Agent "compat" does not declare push/) });
-    expect(pushUnavailable(resolved(true, 'stream'), 'compat')?.message).toMatch(/no webhook receiver configured.*A2A_WEBHOOK_URL and A2A_WEBHOOK_SECRET/);
+    expect(pushUnavailable(resolved(false, 'stream'), 'compat')).toMatchObject({
+      type: FailureType.pushUnavailable,
+      nonRetryable: true,
+      message: expect.stringMatching(/^Agent "compat" does not declare push/),
+    });
+    expect(pushUnavailable(resolved(true, 'stream'), 'compat')?.message).toMatch(
+      /no webhook receiver configured.*A2A_WEBHOOK_URL and A2A_WEBHOOK_SECRET/,
+    );
     expect(pushUnavailable(resolved(true, 'push'), 'compat')).toBeUndefined();
   });
 });

@@ -21,7 +21,13 @@ function asking(label: string, taskId: string, text: string): DelegationNotice {
     contextId: 'C',
     taskId,
     rounds: 0,
-    question: { taskId, state: 'TASK_STATE_INPUT_REQUIRED', text, messageId: `q-${taskId}`, askedAt: '2026-11-30T12:00:00.000Z' },
+    question: {
+      taskId,
+      state: 'TASK_STATE_INPUT_REQUIRED',
+      text,
+      messageId: `q-${taskId}`,
+      askedAt: '2026-11-30T12:00:00.000Z',
+    },
   };
 }
 
@@ -38,7 +44,9 @@ describe('ReleaseState', () => {
 
   it('routes to the only question, or to the named task, and refuses to guess between two', () => {
     const s = state();
-    expect(s.answerRejection({ text: '24' })).toBe('Release rel-1 has no question waiting for an answer (phase: analysing); nothing was sent.');
+    expect(s.answerRejection({ text: '24' })).toBe(
+      'Release rel-1 has no question waiting for an answer (phase: analysing); nothing was sent.',
+    );
     s.onNotice(asking('compat', 'T1', 'Which Node.js version?'));
     expect(s.route({ text: '24' })?.label).toBe('compat');
     s.onNotice(asking('license', 'T2', 'Which registry?'));
@@ -77,6 +85,8 @@ describe('ReleaseState', () => {
     expect(s.decisionRejection('rejected', { by: 'ana' })).toMatch(/needs a reason/);
     expect(s.decisionRejection('approved', { by: 'ana' })).toBeUndefined();
     s.status.decision = { outcome: 'approved', by: 'ana', at: 'now' };
-    expect(s.decisionRejection('rejected', { by: 'ben', reason: 'no' })).toBe('Release rel-1 was already approved by ana; nothing changed.');
+    expect(s.decisionRejection('rejected', { by: 'ben', reason: 'no' })).toBe(
+      'Release rel-1 was already approved by ana; nothing changed.',
+    );
   });
 });

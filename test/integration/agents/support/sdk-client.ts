@@ -26,8 +26,20 @@ export interface UserMessageInit {
 
 export function userMessage(init: UserMessageInit): Message {
   const parts: Part[] = [];
-  if (init.text !== undefined) parts.push({ content: { $case: 'text', value: init.text }, mediaType: 'text/plain', filename: '', metadata: undefined });
-  if (init.data !== undefined) parts.push({ content: { $case: 'data', value: init.data }, mediaType: 'application/json', filename: '', metadata: undefined });
+  if (init.text !== undefined)
+    parts.push({
+      content: { $case: 'text', value: init.text },
+      mediaType: 'text/plain',
+      filename: '',
+      metadata: undefined,
+    });
+  if (init.data !== undefined)
+    parts.push({
+      content: { $case: 'data', value: init.data },
+      mediaType: 'application/json',
+      filename: '',
+      metadata: undefined,
+    });
   return {
     messageId: init.messageId ?? randomUUID(),
     contextId: init.contextId ?? '',
@@ -44,7 +56,12 @@ export function sendRequest(message: Message, configuration?: Partial<SendMessag
   return {
     tenant: '',
     message,
-    configuration: configuration && { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately: false, ...configuration },
+    configuration: configuration && {
+      acceptedOutputModes: [],
+      taskPushNotificationConfig: undefined,
+      returnImmediately: false,
+      ...configuration,
+    },
     metadata: undefined,
   };
 }
@@ -54,7 +71,11 @@ export function isTask(result: Message | Task): result is Task {
 }
 
 /** Blocking send that must answer with a task. */
-export async function sendForTask(client: Client, message: Message, configuration?: Partial<SendMessageConfiguration>): Promise<Task> {
+export async function sendForTask(
+  client: Client,
+  message: Message,
+  configuration?: Partial<SendMessageConfiguration>,
+): Promise<Task> {
   const result = await client.sendMessage(sendRequest(message, configuration));
   if (!isTask(result)) throw new Error(`expected a task, got a message: ${JSON.stringify(result)}`);
   return result;
@@ -94,7 +115,9 @@ export function isStatus(state: TaskState): (event: StreamResponse) => boolean {
 
 /** The states of the status updates in a stream, in order. */
 export function statusStates(events: readonly StreamResponse[]): TaskState[] {
-  return events.flatMap((e) => (e.payload?.$case === 'statusUpdate' && e.payload.value.status ? [e.payload.value.status.state] : []));
+  return events.flatMap((e) =>
+    e.payload?.$case === 'statusUpdate' && e.payload.value.status ? [e.payload.value.status.state] : [],
+  );
 }
 
 export function lastStatusText(events: readonly StreamResponse[]): string {
@@ -126,7 +149,13 @@ export function assembleArtifacts(events: readonly StreamResponse[]): Map<string
       existing.appends.push(true);
       existing.complete = lastChunk;
     } else {
-      artifacts.set(artifact.artifactId, { name: artifact.name, parts: [...artifact.parts], chunks: 1, appends: [append], complete: lastChunk });
+      artifacts.set(artifact.artifactId, {
+        name: artifact.name,
+        parts: [...artifact.parts],
+        chunks: 1,
+        appends: [append],
+        complete: lastChunk,
+      });
     }
   }
   return artifacts;
@@ -146,6 +175,7 @@ export function statusText(task: Task): string {
 
 function describe(event: StreamResponse): string {
   const payload = event.payload;
-  if (payload?.$case === 'statusUpdate') return `status ${TaskState[payload.value.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED]}`;
+  if (payload?.$case === 'statusUpdate')
+    return `status ${TaskState[payload.value.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED]}`;
   return payload?.$case ?? 'empty';
 }

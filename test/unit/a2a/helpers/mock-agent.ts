@@ -35,7 +35,8 @@ function normaliseHeaders(headers: unknown): Record<string, string> {
   if (Array.isArray(headers)) {
     for (let i = 0; i + 1 < headers.length; i += 2) out[String(headers[i]).toLowerCase()] = String(headers[i + 1]);
   } else if (headers && typeof headers === 'object') {
-    for (const [k, v] of Object.entries(headers as Record<string, unknown>)) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
+    for (const [k, v] of Object.entries(headers as Record<string, unknown>))
+      out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
   }
   return out;
 }

@@ -61,7 +61,8 @@ export async function startScriptedServer(): Promise<ScriptedServer> {
       if (done) return Promise.resolve(done);
       return new Promise((resolve) => waiters.push({ n, resolve }));
     },
-    allSocketsClosed: () => (sockets.size === 0 ? Promise.resolve() : new Promise((resolve) => closedWaiters.push(resolve))),
+    allSocketsClosed: () =>
+      sockets.size === 0 ? Promise.resolve() : new Promise((resolve) => closedWaiters.push(resolve)),
     openSockets: () => sockets.size,
     close: () =>
       new Promise<void>((resolve) => {

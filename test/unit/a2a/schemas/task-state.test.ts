@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { INTERRUPTED_STATES, TASK_STATES, TERMINAL_STATES, isInterruptedState, isTerminalState } from '../../../../a2a/index.js';
+import {
+  INTERRUPTED_STATES,
+  TASK_STATES,
+  TERMINAL_STATES,
+  isInterruptedState,
+  isTerminalState,
+} from '../../../../a2a/index.js';
 
 describe('task states', () => {
   it('calls COMPLETED, FAILED, CANCELED and REJECTED terminal, and nothing else', () => {

@@ -30,7 +30,12 @@ describe('schemas accept every wire capture of the official SDK', () => {
   it('parses the served agent card, empty strings and arrays included', () => {
     const card = AgentCardSchema.parse(CAPTURED_CARD);
     expect(card.supportedInterfaces.map((i) => i.protocolBinding)).toEqual(['JSONRPC', 'HTTP+JSON']);
-    expect(card.capabilities).toEqual({ streaming: true, pushNotifications: true, extensions: [], extendedAgentCard: false });
+    expect(card.capabilities).toEqual({
+      streaming: true,
+      pushNotifications: true,
+      extensions: [],
+      extendedAgentCard: false,
+    });
     expect(card.skills[0]?.id).toBe('node-setup');
   });
 

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { SendMessageRequest } from '../../../../a2a/index.js';
-import { kindSendParams, kindTaskPushConfig, protoSendRequest, protoTaskPushConfig } from '../../../../a2a/v0-3/from-v1.js';
+import {
+  kindSendParams,
+  kindTaskPushConfig,
+  protoSendRequest,
+  protoTaskPushConfig,
+} from '../../../../a2a/v0-3/from-v1.js';
 import { legacyEventToV1 } from '../../../../a2a/v0-3/to-v1.js';
 
 const request: SendMessageRequest = {
@@ -48,7 +53,9 @@ describe('1.0 → A2A 0.3 JSON-RPC params (kind tags)', () => {
   });
 
   it('always sends blocking, true when returnImmediately is absent', () => {
-    expect(kindSendParams({ message: { messageId: 'm', role: 'ROLE_USER', parts: [] } }).configuration).toEqual({ blocking: true });
+    expect(kindSendParams({ message: { messageId: 'm', role: 'ROLE_USER', parts: [] } }).configuration).toEqual({
+      blocking: true,
+    });
   });
 
   it('round-trips a message through the 0.3 shape', () => {
@@ -64,7 +71,14 @@ describe('1.0 → A2A 0.3 JSON-RPC params (kind tags)', () => {
   });
 
   it('builds tasks/pushNotificationConfig/set params', () => {
-    expect(kindTaskPushConfig({ taskId: 'T', id: 'c', url: 'http://h/', authentication: { scheme: 'Bearer', credentials: 'x' } })).toEqual({
+    expect(
+      kindTaskPushConfig({
+        taskId: 'T',
+        id: 'c',
+        url: 'http://h/',
+        authentication: { scheme: 'Bearer', credentials: 'x' },
+      }),
+    ).toEqual({
       taskId: 'T',
       pushNotificationConfig: { id: 'c', url: 'http://h/', authentication: { schemes: ['Bearer'], credentials: 'x' } },
     });

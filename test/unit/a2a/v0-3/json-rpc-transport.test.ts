@@ -6,11 +6,20 @@ import {
   parseAgentCard,
   type A2AClient,
 } from '../../../../a2a/index.js';
-import { CAPTURED_V03_ARTIFACT_UPDATE, CAPTURED_V03_STATUS_UPDATE_FINAL, CAPTURED_V03_TASK } from '../fixtures/wire-captures.js';
+import {
+  CAPTURED_V03_ARTIFACT_UPDATE,
+  CAPTURED_V03_STATUS_UPDATE_FINAL,
+  CAPTURED_V03_TASK,
+} from '../fixtures/wire-captures.js';
 import { ORIGIN, SSE_HEADERS, collect, mockAgent, sseBody, type MockedAgent } from '../helpers/mock-agent.js';
 
 const PATH = '/a2a/jsonrpc';
-const card = parseAgentCard({ name: 'legacy', url: `${ORIGIN}${PATH}`, protocolVersion: '0.3.0', capabilities: { streaming: true } });
+const card = parseAgentCard({
+  name: 'legacy',
+  url: `${ORIGIN}${PATH}`,
+  protocolVersion: '0.3.0',
+  capabilities: { streaming: true },
+});
 
 function rpc(result: unknown) {
   return { jsonrpc: '2.0', id: 1, result };
@@ -43,7 +52,13 @@ describe('JSON-RPC binding, A2A 0.3', () => {
     expect(call?.body).toMatchObject({
       method: 'message/send',
       params: {
-        message: { kind: 'message', messageId: 'm-1', role: 'user', parts: [{ kind: 'text', text: 'set up node' }], metadata: { scenario: 'x' } },
+        message: {
+          kind: 'message',
+          messageId: 'm-1',
+          role: 'user',
+          parts: [{ kind: 'text', text: 'set up node' }],
+          metadata: { scenario: 'x' },
+        },
         configuration: { blocking: true },
       },
     });
@@ -56,11 +71,19 @@ describe('JSON-RPC binding, A2A 0.3', () => {
     }
     expect((await client.getTask({ id: 'T1', historyLength: 1 })).id).toBe('T1');
     expect((await client.cancelTask({ id: 'T1' })).id).toBe('T1');
-    expect(await client.createPushConfig({ taskId: 'T', url: 'http://h/' })).toEqual({ taskId: 'T', id: 'c', url: 'http://h/' });
+    expect(await client.createPushConfig({ taskId: 'T', url: 'http://h/' })).toEqual({
+      taskId: 'T',
+      id: 'c',
+      url: 'http://h/',
+    });
     await client.getPushConfig({ taskId: 'T', id: 'c' });
-    expect(await client.listPushConfigs({ taskId: 'T' })).toEqual({ configs: [{ taskId: 'T', id: 'c', url: 'http://h/' }] });
+    expect(await client.listPushConfigs({ taskId: 'T' })).toEqual({
+      configs: [{ taskId: 'T', id: 'c', url: 'http://h/' }],
+    });
     await client.deletePushConfig({ taskId: 'T', id: 'c' });
-    expect(mock.calls().map((c) => [(c.body as { method: string }).method, (c.body as { params: unknown }).params])).toEqual([
+    expect(
+      mock.calls().map((c) => [(c.body as { method: string }).method, (c.body as { params: unknown }).params]),
+    ).toEqual([
       ['tasks/get', { id: 'T1', historyLength: 1 }],
       ['tasks/cancel', { id: 'T1' }],
       ['tasks/pushNotificationConfig/set', { taskId: 'T', pushNotificationConfig: { url: 'http://h/' } }],
@@ -79,15 +102,24 @@ describe('JSON-RPC binding, A2A 0.3', () => {
   });
 
   it('streams message/stream, converting events, and stops at final: true', async () => {
-    const body = sseBody(rpc(CAPTURED_V03_TASK), rpc(CAPTURED_V03_ARTIFACT_UPDATE), rpc(CAPTURED_V03_STATUS_UPDATE_FINAL), rpc(CAPTURED_V03_TASK));
+    const body = sseBody(
+      rpc(CAPTURED_V03_TASK),
+      rpc(CAPTURED_V03_ARTIFACT_UPDATE),
+      rpc(CAPTURED_V03_STATUS_UPDATE_FINAL),
+      rpc(CAPTURED_V03_TASK),
+    );
     mock.pool.intercept({ path: PATH, method: 'POST' }).reply(200, body, SSE_HEADERS);
-    const events = await collect(client.sendStreamingMessage({ message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'x' }] } }));
+    const events = await collect(
+      client.sendStreamingMessage({ message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'x' }] } }),
+    );
     expect(events.map((e) => Object.keys(e)[0])).toEqual(['task', 'artifactUpdate', 'statusUpdate']);
     expect((mock.calls()[0]?.body as { method: string }).method).toBe('message/stream');
   });
 
   it('resubscribes with tasks/resubscribe and maps 0.3 errors (free-form data)', async () => {
-    mock.pool.intercept({ path: PATH, method: 'POST' }).reply(200, { jsonrpc: '2.0', id: 1, error: { code: -32001, message: 'Task not found', data: { id: 'T' } } });
+    mock.pool
+      .intercept({ path: PATH, method: 'POST' })
+      .reply(200, { jsonrpc: '2.0', id: 1, error: { code: -32001, message: 'Task not found', data: { id: 'T' } } });
     await expect(collect(client.subscribeToTask({ id: 'T' }))).rejects.toBeInstanceOf(TaskNotFoundError);
     expect((mock.calls()[0]?.body as { method: string }).method).toBe('tasks/resubscribe');
   });

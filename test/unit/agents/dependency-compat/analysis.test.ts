@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { analyseManifest, countByRisk, sortFindingsByRisk, type Finding } from '../../../../agents/dependency-compat/analysis.js';
+import {
+  analyseManifest,
+  countByRisk,
+  sortFindingsByRisk,
+  type Finding,
+} from '../../../../agents/dependency-compat/analysis.js';
 import { SAMPLE_MANIFEST } from '../../../../agents/dependency-compat/sample-manifest.js';
 import { parseManifest, type Manifest } from '../../../../agents/shared/manifest.js';
 
@@ -15,7 +20,16 @@ describe('analyseManifest', () => {
   it('rates the sample manifest for Node.js 24 with findings of every risk level, in manifest order', () => {
     const findings = analyseManifest(sampleManifest(), 24);
     expect(findings.map((f) => f.name)).toEqual([
-      'bcrypt', 'express', 'node-fetch', 'node-sass', 'request', 'sharp', 'sqlite3', '@types/node', 'jest', 'engines.node',
+      'bcrypt',
+      'express',
+      'node-fetch',
+      'node-sass',
+      'request',
+      'sharp',
+      'sqlite3',
+      '@types/node',
+      'jest',
+      'engines.node',
     ]);
     expect(verdicts(findings)).toEqual({
       bcrypt: 'medium',
@@ -30,7 +44,10 @@ describe('analyseManifest', () => {
       'engines.node': 'low',
     });
     expect(countByRisk(findings)).toEqual({ high: 3, medium: 3, low: 4 });
-    expect(findings.find((f) => f.name === 'node-sass')).toMatchObject({ current: '^7.0.3', suggested: 'sass ^1.77.0' });
+    expect(findings.find((f) => f.name === 'node-sass')).toMatchObject({
+      current: '^7.0.3',
+      suggested: 'sass ^1.77.0',
+    });
     expect(findings.find((f) => f.name === 'engines.node')).toMatchObject({ current: '>=18 <21', suggested: '>=24' });
   });
 
@@ -46,7 +63,13 @@ describe('analyseManifest', () => {
 
   it('reports nothing for packages that are fine on the target', () => {
     const manifest: Manifest = {
-      dependencies: { lodash: '^4.17.21', express: '^5.1.0', sharp: '^0.33.5', bcrypt: '^5.1.1', 'node-sass': '^9.0.0' },
+      dependencies: {
+        lodash: '^4.17.21',
+        express: '^5.1.0',
+        sharp: '^0.33.5',
+        bcrypt: '^5.1.1',
+        'node-sass': '^9.0.0',
+      },
       devDependencies: { jest: '^30.0.0', '@types/node': '^24.0.0' },
       engines: { node: '>=20' },
     };

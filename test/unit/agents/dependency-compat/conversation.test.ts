@@ -1,14 +1,28 @@
 import { Role } from '@a2a-js/sdk';
 import type { Message } from '@a2a-js/sdk';
 import { describe, expect, it } from 'vitest';
-import { isReportFollowUp, nextStep, QUESTIONS, readConversation } from '../../../../agents/dependency-compat/conversation.js';
+import {
+  isReportFollowUp,
+  nextStep,
+  QUESTIONS,
+  readConversation,
+} from '../../../../agents/dependency-compat/conversation.js';
 import { agentMessage, dataPart, textPart } from '../../../../agents/shared/parts.js';
 
 const MANIFEST = { name: 'payment-service', dependencies: { express: '^4.18.2' } };
 
 function user(text: string, data?: unknown, referenceTaskIds: string[] = []): Message {
   const parts = [textPart(text), ...(data === undefined ? [] : [dataPart(data)])];
-  return { messageId: text, contextId: 'c', taskId: '', role: Role.ROLE_USER, parts, metadata: undefined, extensions: [], referenceTaskIds };
+  return {
+    messageId: text,
+    contextId: 'c',
+    taskId: '',
+    role: Role.ROLE_USER,
+    parts,
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds,
+  };
 }
 
 const question = (id: string) => agentMessage({ contextId: 'c', text: '?', metadata: { question: id } });
@@ -16,7 +30,9 @@ const question = (id: string) => agentMessage({ contextId: 'c', text: '?', metad
 describe('readConversation', () => {
   it('takes a bare version only as the answer to the Node.js question', () => {
     expect(readConversation([user('Analyse', MANIFEST), user('24')]).targetNode).toBeUndefined();
-    expect(readConversation([user('Analyse', MANIFEST), question(QUESTIONS.targetNode), user('24')]).targetNode).toBe(24);
+    expect(readConversation([user('Analyse', MANIFEST), question(QUESTIONS.targetNode), user('24')]).targetNode).toBe(
+      24,
+    );
   });
 
   it('remembers answers across turns and reads the package manager and registry authorization', () => {
@@ -29,12 +45,19 @@ describe('readConversation', () => {
       question(QUESTIONS.packageManager),
       user('we use PNPM'),
     ]);
-    expect(conversation).toMatchObject({ targetNode: 22, packageManager: 'pnpm', registryAuthorized: true, manifestData: MANIFEST });
+    expect(conversation).toMatchObject({
+      targetNode: 22,
+      packageManager: 'pnpm',
+      registryAuthorized: true,
+      manifestData: MANIFEST,
+    });
   });
 
   it('prefers the latest manifest-like data part', () => {
     const newer = { dependencies: { lodash: '^4.17.21' } };
-    expect(readConversation([user('a', MANIFEST), user('b', { note: 'x' }), user('c', newer)]).manifestData).toBe(newer);
+    expect(readConversation([user('a', MANIFEST), user('b', { note: 'x' }), user('c', newer)]).manifestData).toBe(
+      newer,
+    );
     expect(readConversation([user('a', MANIFEST), user('b', { note: 'x' })]).manifestData).toBe(MANIFEST);
   });
 });
@@ -55,10 +78,19 @@ describe('nextStep', () => {
     expect(nextStep({ ...base, targetNode: 24 }, undefined)).toMatchObject({ kind: 'analyse', targetNode: 24 });
   });
 
-  it.each(['auth-required', 'auth-out-of-band'] as const)('asks for registry authorization first in the %s scenario', (scenario) => {
-    expect(nextStep({ ...base, targetNode: 24 }, scenario)).toMatchObject({ kind: 'ask', questionId: QUESTIONS.registryAuth, auth: true });
-    expect(nextStep({ ...base, targetNode: 24, registryAuthorized: true }, scenario)).toMatchObject({ kind: 'analyse' });
-  });
+  it.each(['auth-required', 'auth-out-of-band'] as const)(
+    'asks for registry authorization first in the %s scenario',
+    (scenario) => {
+      expect(nextStep({ ...base, targetNode: 24 }, scenario)).toMatchObject({
+        kind: 'ask',
+        questionId: QUESTIONS.registryAuth,
+        auth: true,
+      });
+      expect(nextStep({ ...base, targetNode: 24, registryAuthorized: true }, scenario)).toMatchObject({
+        kind: 'analyse',
+      });
+    },
+  );
 
   it('asks for the package manager after the version in the second-question scenario', () => {
     expect(nextStep({ ...base, targetNode: 24 }, 'second-question')).toMatchObject({

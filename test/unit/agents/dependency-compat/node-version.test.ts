@@ -18,7 +18,10 @@ describe('parseTargetNode', () => {
     expect(parseTargetNode(text, { bare: true })).toBe(24);
   });
 
-  it.each(['Analyse payment-service', 'we run 3 replicas', 'Node.js is great', 'node 0'])('finds no version in %j', (text) => {
-    expect(parseTargetNode(text, { bare: true })).toBeUndefined();
-  });
+  it.each(['Analyse payment-service', 'we run 3 replicas', 'Node.js is great', 'node 0'])(
+    'finds no version in %j',
+    (text) => {
+      expect(parseTargetNode(text, { bare: true })).toBeUndefined();
+    },
+  );
 });

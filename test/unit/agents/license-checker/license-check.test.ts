@@ -14,7 +14,11 @@ describe('checkLicenses', () => {
       ['ua-parser-js', 'high'],
     ]);
     expect(report.findings.find((f) => f.name === 'ua-parser-js')?.reason).toContain('ua-parser-js@0.7.29');
-    expect(report.packages.find((p) => p.name === 'express')).toEqual({ name: 'express', range: '^4.18.2', license: 'MIT' });
+    expect(report.packages.find((p) => p.name === 'express')).toEqual({
+      name: 'express',
+      range: '^4.18.2',
+      license: 'MIT',
+    });
   });
 
   it('does not flag a range that excludes the compromised releases', () => {

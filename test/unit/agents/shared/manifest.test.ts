@@ -3,10 +3,20 @@ import { parseManifest } from '../../../../agents/shared/manifest.js';
 
 describe('parseManifest', () => {
   it('reads a package.json-like object', () => {
-    const result = parseManifest({ name: 'payment-service', version: '1.4.0', dependencies: { express: '^4.18.2' }, engines: { node: '>=18' } });
+    const result = parseManifest({
+      name: 'payment-service',
+      version: '1.4.0',
+      dependencies: { express: '^4.18.2' },
+      engines: { node: '>=18' },
+    });
     expect(result).toEqual({
       ok: true,
-      manifest: { name: 'payment-service', version: '1.4.0', dependencies: { express: '^4.18.2' }, engines: { node: '>=18' } },
+      manifest: {
+        name: 'payment-service',
+        version: '1.4.0',
+        dependencies: { express: '^4.18.2' },
+        engines: { node: '>=18' },
+      },
     });
   });
 

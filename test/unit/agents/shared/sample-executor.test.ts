@@ -1,17 +1,36 @@
 import { randomUUID } from 'node:crypto';
 import { Role, TaskState } from '@a2a-js/sdk';
 import type { Message } from '@a2a-js/sdk';
-import { DefaultExecutionEventBus, RequestContext, ServerCallContext, type AgentExecutionEvent } from '@a2a-js/sdk/server';
+import {
+  DefaultExecutionEventBus,
+  RequestContext,
+  ServerCallContext,
+  type AgentExecutionEvent,
+} from '@a2a-js/sdk/server';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { textPart } from '../../../../agents/shared/parts.js';
 import { SampleAgentExecutor, type Skill } from '../../../../agents/shared/sample-executor.js';
 
 function userMessage(metadata?: Record<string, unknown>): Message {
-  return { messageId: randomUUID(), contextId: 'ctx-1', taskId: 'task-1', role: Role.ROLE_USER, parts: [textPart('go')], metadata, extensions: [], referenceTaskIds: [] };
+  return {
+    messageId: randomUUID(),
+    contextId: 'ctx-1',
+    taskId: 'task-1',
+    role: Role.ROLE_USER,
+    parts: [textPart('go')],
+    metadata,
+    extensions: [],
+    referenceTaskIds: [],
+  };
 }
 
 function context(message: Message): RequestContext {
-  return new RequestContext({ tenant: '', message, configuration: undefined, metadata: undefined }, 'task-1', 'ctx-1', new ServerCallContext());
+  return new RequestContext(
+    { tenant: '', message, configuration: undefined, metadata: undefined },
+    'task-1',
+    'ctx-1',
+    new ServerCallContext(),
+  );
 }
 
 function recordingBus() {
@@ -27,7 +46,8 @@ const streamThree: Skill = async (turn) => {
   turn.working();
   if (!(await turn.delay(turn.settings.workDelayMs))) return;
   const chunk = (text: string) => [textPart(text)];
-  if (await turn.streamArtifact({ artifactId: 'a', name: 'A', chunks: [chunk('1'), chunk('2'), chunk('3')] })) turn.complete('done');
+  if (await turn.streamArtifact({ artifactId: 'a', name: 'A', chunks: [chunk('1'), chunk('2'), chunk('3')] }))
+    turn.complete('done');
 };
 
 describe('SampleAgentExecutor', () => {

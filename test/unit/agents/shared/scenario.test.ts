@@ -16,18 +16,27 @@ describe('resolveTurnSettings', () => {
 
   it('keeps a scenario from an earlier turn and lets a later one replace it', () => {
     const first = message(Role.ROLE_USER, { scenario: 'second-question' });
-    expect(resolveTurnSettings([first, message(Role.ROLE_AGENT), message(Role.ROLE_USER)], defaults).scenario).toBe('second-question');
+    expect(resolveTurnSettings([first, message(Role.ROLE_AGENT), message(Role.ROLE_USER)], defaults).scenario).toBe(
+      'second-question',
+    );
     expect(resolveTurnSettings([first, message(Role.ROLE_USER, { scenario: 'fail' })], defaults).scenario).toBe('fail');
   });
 
   it('ignores unknown scenario names and agent metadata', () => {
-    const settings = resolveTurnSettings([message(Role.ROLE_USER, { scenario: 'explode' }), message(Role.ROLE_AGENT, { scenario: 'fail' })], defaults);
+    const settings = resolveTurnSettings(
+      [message(Role.ROLE_USER, { scenario: 'explode' }), message(Role.ROLE_AGENT, { scenario: 'fail' })],
+      defaults,
+    );
     expect(settings.scenario).toBeUndefined();
   });
 
   it('slows chunks down for "slow" unless the message sets chunkDelayMs itself', () => {
-    expect(resolveTurnSettings([message(Role.ROLE_USER, { scenario: 'slow' })], defaults).chunkDelayMs).toBe(SLOW_CHUNK_DELAY_MS);
-    expect(resolveTurnSettings([message(Role.ROLE_USER, { scenario: 'slow', chunkDelayMs: 5 })], defaults).chunkDelayMs).toBe(5);
+    expect(resolveTurnSettings([message(Role.ROLE_USER, { scenario: 'slow' })], defaults).chunkDelayMs).toBe(
+      SLOW_CHUNK_DELAY_MS,
+    );
+    expect(
+      resolveTurnSettings([message(Role.ROLE_USER, { scenario: 'slow', chunkDelayMs: 5 })], defaults).chunkDelayMs,
+    ).toBe(5);
   });
 
   it('reads delay overrides, numeric strings included, and ignores invalid ones', () => {
@@ -36,7 +45,11 @@ describe('resolveTurnSettings', () => {
   });
 
   it('maps the TCK messageId prefixes to scenarios', () => {
-    expect(resolveTurnSettings([message(Role.ROLE_USER, undefined, 'tck-reject-task-001')], defaults).scenario).toBe('tck-reject-task');
-    expect(resolveTurnSettings([message(Role.ROLE_USER, undefined, 'tck-complete-task')], defaults).scenario).toBe('tck-complete-task');
+    expect(resolveTurnSettings([message(Role.ROLE_USER, undefined, 'tck-reject-task-001')], defaults).scenario).toBe(
+      'tck-reject-task',
+    );
+    expect(resolveTurnSettings([message(Role.ROLE_USER, undefined, 'tck-complete-task')], defaults).scenario).toBe(
+      'tck-complete-task',
+    );
   });
 });

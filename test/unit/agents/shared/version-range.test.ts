@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { formatVersion, minVersion, parseVersion, rangeAdmitsMajor, rangeIncludes } from '../../../../agents/shared/version-range.js';
+import {
+  formatVersion,
+  minVersion,
+  parseVersion,
+  rangeAdmitsMajor,
+  rangeIncludes,
+} from '../../../../agents/shared/version-range.js';
 
 const v = (text: string) => {
   const parsed = parseVersion(text);
@@ -22,9 +28,12 @@ describe('version ranges', () => {
     expect(min && formatVersion(min)).toBe(expected);
   });
 
-  it.each(['latest', 'github:org/repo', 'file:../lib', 'workspace:*'])('does not read %s as a version range', (range) => {
-    expect(minVersion(range)).toBeUndefined();
-  });
+  it.each(['latest', 'github:org/repo', 'file:../lib', 'workspace:*'])(
+    'does not read %s as a version range',
+    (range) => {
+      expect(minVersion(range)).toBeUndefined();
+    },
+  );
 
   it('applies caret, tilde and comparator semantics', () => {
     expect(rangeIncludes('^3.3.4', v('3.3.6'))).toBe(true);

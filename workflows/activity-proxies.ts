@@ -1,11 +1,17 @@
 /**
- * The delegation's activities, one proxy per timeout profile: short RPCs (resolve, send,
- * cancel, push mode's reads and config calls) that give up when the agent stays unreachable,
- * and the long calls (tracking rounds, stream turns) that heartbeat, so a dead worker or a
- * cancellation is noticed within seconds.
+ * The delegation's activities as the workflow calls them, one options profile each (a proxy per
+ * profile: `executeWithOptions` merges into the proxy's options, so a shared proxy would leak
+ * one profile's deadlines into another):
+ *
+ * - `call`: one request (send, cancel, push mode's reads and config calls). Heartbeats while the
+ *   request is in flight, so a dead worker is noticed within the heartbeat timeout; gives up
+ *   when the agent stays unreachable for `unreachableTimeout`.
+ * - `follow`: a tracking round or a stream turn. No overall deadline: it lasts as long as the
+ *   task (one round at a time); the activity itself fails as unreachable when the agent does not
+ *   answer for `unreachableTimeout`, and heartbeats so a dead worker or a cancellation is noticed
+ *   within the heartbeat timeout.
+ * - `resolve`: a local activity (a card GET, usually from the worker's cache), still recorded once.
  */
-import type { Duration } from '@temporalio/common';
-import { msToNumber } from '@temporalio/common/lib/time.js';
 import {
   ActivityCancellationType,
   proxyActivities,
@@ -23,65 +29,52 @@ import type {
   StreamMessageInput,
   TrackTaskInput,
 } from '../activities/index.js';
-import type { TrackingOptions } from './delegation-types.js';
+import type { TrackingSettings } from './tracking-settings.js';
 
-export const TRACKING_DEFAULTS = {
-  heartbeatTimeout: '5 seconds',
-  roundTimeout: '10 minutes',
-  pollInitialInterval: '200 milliseconds',
-  pollMaxInterval: '5 seconds',
-  unreachableTimeout: '2 minutes',
-  pushSafetyNetInterval: '5 minutes',
-} as const satisfies Required<TrackingOptions>;
-
-export function delegationActivities(options: TrackingOptions = {}) {
-  const o = { ...TRACKING_DEFAULTS, ...options };
-  const short: ActivityOptions = {
-    startToCloseTimeout: '40 seconds',
-    scheduleToCloseTimeout: o.unreachableTimeout,
-    retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' },
+export function delegationActivities(settings: TrackingSettings) {
+  const retry = { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' };
+  const call: ActivityOptions = {
+    startToCloseTimeout: '2 minutes',
+    heartbeatTimeout: settings.heartbeatMs,
+    scheduleToCloseTimeout: settings.unreachableMs,
+    retry,
   };
-  const long: ActivityOptions = {
-    startToCloseTimeout: addMinute(o.roundTimeout),
-    heartbeatTimeout: o.heartbeatTimeout,
+  const follow: ActivityOptions = {
+    startToCloseTimeout: settings.roundMs + 60_000,
+    heartbeatTimeout: settings.heartbeatMs,
     // Wait until the activity has really stopped (it hears the cancel on its next heartbeat).
     cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
     retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
   };
   // Deleting a push config is housekeeping: a few tries, then the delegation ends anyway.
-  const cleanup: ActivityOptions = { ...short, retry: { ...short.retry, maximumAttempts: 5 } };
-  // Resolving runs as a local activity: a card GET (usually from the worker's card cache) is too
-  // small for a round trip through the server; its result is still recorded in history once.
-  const local: LocalActivityOptions = {
-    startToCloseTimeout: short.startToCloseTimeout,
-    scheduleToCloseTimeout: o.unreachableTimeout,
-    retry: short.retry,
+  const cleanup: ActivityOptions = { ...call, retry: { ...retry, maximumAttempts: 5 } };
+  const resolve: LocalActivityOptions = {
+    startToCloseTimeout: '40 seconds',
+    scheduleToCloseTimeout: settings.unreachableMs,
+    retry,
     localRetryThreshold: '10 seconds',
   };
-  const acts = proxyActivities<DelegationActivities>(short);
-  const localActs = proxyLocalActivities<DelegationActivities>(local);
+  const calls = proxyActivities<DelegationActivities>(call);
+  const follows = proxyActivities<DelegationActivities>(follow);
+  const cleanups = proxyActivities<DelegationActivities>(cleanup);
+  const local = proxyLocalActivities<DelegationActivities>(resolve);
   return {
     resolveAgent: (input: ResolveAgentInput, summary: string) =>
-      localActs.resolveAgent.executeWithOptions({ ...local, summary }, [input]),
+      local.resolveAgent.executeWithOptions({ ...resolve, summary }, [input]),
     sendMessage: (input: SendMessageInput, summary: string) =>
-      acts.sendMessage.executeWithOptions({ ...short, summary }, [input]),
+      calls.sendMessage.executeWithOptions({ ...call, summary }, [input]),
     cancelTask: (input: CancelTaskInput, summary: string) =>
-      acts.cancelTask.executeWithOptions({ ...short, summary }, [input]),
-    streamMessage: (input: StreamMessageInput, summary: string) =>
-      acts.streamMessage.executeWithOptions({ ...long, summary }, [input]),
-    trackTask: (input: TrackTaskInput, summary: string) =>
-      acts.trackTask.executeWithOptions({ ...long, summary }, [input]),
-    // Push mode: short calls only; nothing runs while the delegation waits for a notification.
-    getTask: (input: GetTaskInput, summary: string) => acts.getTask.executeWithOptions({ ...short, summary }, [input]),
+      calls.cancelTask.executeWithOptions({ ...call, summary }, [input]),
+    getTask: (input: GetTaskInput, summary: string) => calls.getTask.executeWithOptions({ ...call, summary }, [input]),
     registerPushConfig: (input: PushConfigInput, summary: string) =>
-      acts.registerPushConfig.executeWithOptions({ ...short, summary }, [input]),
+      calls.registerPushConfig.executeWithOptions({ ...call, summary }, [input]),
     deletePushConfig: (input: PushConfigInput, summary: string) =>
-      acts.deletePushConfig.executeWithOptions({ ...cleanup, summary }, [input]),
+      cleanups.deletePushConfig.executeWithOptions({ ...cleanup, summary }, [input]),
+    streamMessage: (input: StreamMessageInput, summary: string) =>
+      follows.streamMessage.executeWithOptions({ ...follow, summary }, [input]),
+    trackTask: (input: TrackTaskInput, summary: string) =>
+      follows.trackTask.executeWithOptions({ ...follow, summary }, [input]),
   };
 }
 
 export type DelegationActivityCalls = ReturnType<typeof delegationActivities>;
-
-function addMinute(duration: Duration): number {
-  return msToNumber(duration) + 60_000;
-}

@@ -1,18 +1,29 @@
-/** The messages a delegation sends and the failures it ends with: pure builders, no I/O. */
-import { ActivityFailure, ApplicationFailure, CancelledFailure, TimeoutFailure, uuid4 } from '@temporalio/workflow';
+/** How a delegation's messages are built and how it ends: results, typed failures, cancellation. */
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  CancellationScope,
+  CancelledFailure,
+  TimeoutFailure,
+  uuid4,
+} from '@temporalio/workflow';
 import { TimeoutType } from '@temporalio/common';
 import type { Message, Part } from '../a2a/index.js';
 import type { TrackOutcome } from '../activities/index.js';
-import type { AnswerInput, DelegateInput } from './delegation-types.js';
+import type { DelegationState } from './delegation-state.js';
+import type { AnswerInput, DelegateInput, DelegateResult } from './delegation-types.js';
 import { FailureType } from './failure-types.js';
+import type { ModeContext, SendOutcome, TrackingMode } from './modes/index.js';
+import { TRACKING_DEFAULTS } from './tracking-settings.js';
 
 export function firstMessage(input: DelegateInput, contextId: string): Message {
   const parts: Part[] = [...(input.text ? [{ text: input.text } as Part] : []), ...(input.parts ?? [])];
-  if (parts.length === 0)
+  if (parts.length === 0) {
     throw ApplicationFailure.nonRetryable(
       'Nothing to send: give the delegation a text or at least one part.',
-      'A2A_EMPTY_MESSAGE',
+      FailureType.emptyMessage,
     );
+  }
   return {
     messageId: uuid4(),
     role: 'ROLE_USER',
@@ -23,18 +34,47 @@ export function firstMessage(input: DelegateInput, contextId: string): Message {
   } as Message;
 }
 
-export function answerMessage(answer: AnswerInput, messageId: string, taskId: string, contextId: string): Message {
+/** The answer to the pending question, on the same task and context. */
+export function answerMessage(answer: AnswerInput, messageId: string, state: DelegationState): Message {
   return {
     messageId,
     role: 'ROLE_USER',
-    taskId,
-    contextId,
+    taskId: state.taskId,
+    contextId: state.status.contextId,
     parts: [{ text: answer.text } as Part, ...(answer.parts ?? [])],
   } as Message;
 }
 
-export function terminalFailure(outcome: TrackOutcome, agent: string, taskId: string): ApplicationFailure {
+/** The delegation's result: the agent's direct reply, or the completed task with its assembled artifacts. */
+export function resultOf(input: DelegateInput, state: DelegationState, end: SendOutcome): DelegateResult {
+  const { rounds } = state.status;
+  if (end.kind === 'message') {
+    const contextId = end.message.contextId ?? state.status.contextId;
+    return { agent: input.agent, kind: 'message', contextId, message: end.message, artifacts: [], rounds };
+  }
+  const { artifacts: _stored, ...task } = end.outcome.task; // stored once: assembled, beside the task
+  return {
+    agent: input.agent,
+    kind: 'task',
+    contextId: task.contextId ?? state.status.contextId,
+    taskId: state.taskId,
+    state: task.status.state,
+    task,
+    artifacts: end.outcome.artifacts,
+    rounds,
+  };
+}
+
+/** True when the task waits for an answer (input or authorization). */
+export function isQuestion(outcome: TrackOutcome): boolean {
+  return outcome.phase === 'input-required' || outcome.phase === 'auth-required';
+}
+
+/** The agent ended the task without completing it. */
+export function terminalFailure(outcome: TrackOutcome, state: DelegationState): ApplicationFailure {
   const { phase } = outcome;
+  const { agent } = state.status;
+  const taskId = state.taskId!;
   const type =
     phase === 'failed'
       ? FailureType.taskFailed
@@ -52,26 +92,53 @@ export function terminalFailure(outcome: TrackOutcome, agent: string, taskId: st
   });
 }
 
-/** Failures as sentences: an unreachable agent names the last error and what to do. */
-export function explain(err: unknown, agent: string, unreachableTimeout: string | number): Error {
+/**
+ * What a delegation that went wrong throws: a typed failure with one sentence (an unreachable
+ * agent names the last error and what to do), never an activity's wrapper.
+ */
+export function delegationFailure(err: unknown, input: DelegateInput): Error {
   if (
     err instanceof ActivityFailure &&
     err.cause instanceof TimeoutFailure &&
     err.cause.timeoutType === TimeoutType.SCHEDULE_TO_CLOSE
   ) {
     const last = err.cause.cause?.message ?? 'no answer';
+    const unreachable = input.tracking?.unreachableTimeout ?? TRACKING_DEFAULTS.unreachableTimeout;
     return ApplicationFailure.create({
       type: FailureType.agentUnreachable,
       nonRetryable: true,
-      message: `Agent "${agent}" could not be reached for ${String(unreachableTimeout)} (last error: ${last}). Start the agent or fix its URL in the agents file, then start the delegation again.`,
+      message: `Agent "${input.agent}" could not be reached for ${String(unreachable)} (last error: ${last}). Start the agent or fix its URL in the agents file, then start the delegation again.`,
     });
   }
   if (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure) return err.cause;
   return err instanceof Error ? err : new Error(String(err));
 }
 
+/**
+ * Cancelling the delegation cancels the remote task, from a scope the cancellation cannot stop.
+ * A stream turn cancelled before it handed back the task names the task in its failure.
+ */
+export async function cancelRemoteTask(
+  state: DelegationState,
+  ctx: ModeContext | undefined,
+  mode: TrackingMode | undefined,
+  err: unknown,
+): Promise<void> {
+  state.canceling();
+  const taskId = state.taskId ?? cancelledTaskId(err);
+  if (ctx && taskId) {
+    const { acts, agent, name } = ctx;
+    const task = await CancellationScope.nonCancellable(() =>
+      acts.cancelTask({ agent, taskId }, `CancelTask ${taskId} at ${name}`),
+    );
+    state.status.state = task?.status.state ?? state.status.state;
+  }
+  await mode?.close();
+  state.canceled();
+}
+
 /** The task id a cancelled stream turn had seen (its CancelledFailure carries it in its details). */
-export function cancelledTaskId(err: unknown): string | undefined {
+function cancelledTaskId(err: unknown): string | undefined {
   for (let e = err as { cause?: unknown } | undefined; e; e = e.cause as typeof e) {
     if (e instanceof CancelledFailure) {
       const details = e.details[0] as { taskId?: unknown } | undefined;

@@ -1,7 +1,11 @@
 /**
- * The state of one delegation and the rules for answers, without Temporal: the workflow holds
- * one instance, its handlers call into it, and unit tests drive it directly.
+ * The state of one delegation and the transitions it goes through, without Temporal: the
+ * workflow holds one instance, its handlers and modes call the transitions, unit tests drive it
+ * directly. Every change of phase (and every accepted answer) is announced to `onChange`, which
+ * publishes it (search attributes, UI details, the parent's notice).
  */
+import type { Task, TaskState } from '../a2a/index.js';
+import type { TrackOutcome } from '../activities/index.js';
 import type {
   AnswerInput,
   AnswerReceipt,
@@ -9,6 +13,8 @@ import type {
   DelegationPhase,
   DelegationStatus,
   PendingQuestion,
+  ResumeState,
+  StatusKey,
 } from './delegation-types.js';
 
 interface AcceptedAnswer {
@@ -18,32 +24,93 @@ interface AcceptedAnswer {
 
 export class DelegationState {
   readonly status: DelegationStatus;
+  /** The task being followed (known before `status.taskId` shows it when a run resumes an old one). */
+  taskId: string | undefined;
+  /** The interrupted status already answered: seeing it again is not a new question. */
+  handled: StatusKey | undefined;
   /** Answers by answer id: a repeated delivery returns the first receipt and changes nothing. */
   private readonly accepted = new Map<string, AnswerReceipt>();
   private pending: AcceptedAnswer | undefined;
 
-  constructor(input: Pick<DelegateInput, 'agent' | 'label'>, contextId: string) {
+  constructor(
+    input: Pick<DelegateInput, 'agent' | 'label'>,
+    contextId: string,
+    private readonly onChange: (status: DelegationStatus) => void = () => {},
+    resume?: ResumeState,
+    /** Show the resumed task's id at once (runs recorded before 0.2 did not). */
+    showResumedTask = true,
+  ) {
     this.status = {
       kind: 'delegation',
       agent: input.agent,
       label: input.label,
       phase: 'resolving',
       contextId,
-      rounds: 0,
+      rounds: resume?.rounds ?? 0,
       artifacts: [],
+    };
+    this.taskId = resume?.taskId;
+    if (showResumedTask && resume) this.status.taskId = resume.taskId;
+    this.handled = resume?.handled;
+  }
+
+  /** What the next run needs to go on with this delegation (continue-as-new). */
+  carried(): Omit<ResumeState, 'resolved'> {
+    return {
+      taskId: this.taskId!,
+      contextId: this.status.contextId,
+      rounds: this.status.rounds,
+      handled: this.handled,
     };
   }
 
-  setPhase(phase: DelegationPhase): void {
-    this.status.phase = phase;
-    if (phase !== 'waiting-for-input') this.status.question = undefined;
+  /** Publishes the status as it is (e.g. after a tracking round changed what it shows). */
+  announce(): void {
+    this.onChange(this.status);
+  }
+
+  sending(): void {
+    this.setPhase('sending');
+  }
+
+  working(): void {
+    this.setPhase('working');
+  }
+
+  /** The agent created (or continued) a task for our message. */
+  adopt(task: Task): void {
+    this.taskId = task.id;
+    this.status.taskId = task.id;
+    this.status.contextId = task.contextId ?? this.status.contextId;
+  }
+
+  observeState(state: TaskState): void {
+    this.status.state = state;
+  }
+
+  /**
+   * Where the task stands after a tracking round or a read. Artifacts received so far stay
+   * visible: an outcome without any (a running read in push mode) does not clear them.
+   */
+  observe(outcome: TrackOutcome): void {
+    this.status.state = outcome.task.status.state;
+    if (outcome.phase !== 'running' || outcome.artifacts.length > 0) this.status.artifacts = outcome.artifacts;
   }
 
   /** Publishes the agent's question; answers are accepted until one is taken. */
-  ask(question: PendingQuestion): void {
+  ask(outcome: Pick<TrackOutcome, 'phase' | 'status' | 'statusText'>, askedAt: string): PendingQuestion {
+    this.handled = outcome.status;
+    const question: PendingQuestion = {
+      taskId: this.taskId ?? '',
+      state: outcome.phase === 'auth-required' ? 'TASK_STATE_AUTH_REQUIRED' : 'TASK_STATE_INPUT_REQUIRED',
+      text: outcome.statusText || '(the agent asked for input without saying what it needs)',
+      messageId: outcome.status.messageId,
+      askedAt,
+    };
     this.status.question = question;
-    this.status.phase = 'waiting-for-input';
     this.pending = undefined;
+    this.setPhase('waiting-for-input');
+    return question;
   }
 
   /**
@@ -77,6 +144,7 @@ export class DelegationState {
     const receipt: AnswerReceipt = { taskId: question.taskId, round: this.status.rounds + 1, answerId, messageId };
     this.accepted.set(answerId, receipt);
     this.pending = { answer: { ...answer, answerId }, receipt };
+    this.onChange(this.status);
     return receipt;
   }
 
@@ -91,8 +159,34 @@ export class DelegationState {
     if (!taken) throw new Error('takeAnswer() called before an answer was accepted');
     this.pending = undefined;
     this.status.rounds = taken.receipt.round;
-    this.setPhase('sending');
+    this.status.phase = 'sending'; // announced by the send that follows
+    this.status.question = undefined;
     return taken;
+  }
+
+  completed(): void {
+    this.setPhase('completed');
+  }
+
+  canceling(): void {
+    this.setPhase('canceling');
+  }
+
+  canceled(): void {
+    this.setPhase('canceled');
+  }
+
+  failed(message: string): void {
+    this.status.phase = 'failed';
+    this.status.question = undefined;
+    this.status.error = message;
+    this.onChange(this.status);
+  }
+
+  private setPhase(phase: DelegationPhase): void {
+    this.status.phase = phase;
+    if (phase !== 'waiting-for-input') this.status.question = undefined;
+    this.onChange(this.status);
   }
 
   /** What the delegation is doing, for messages. */

@@ -22,9 +22,14 @@ const FINAL_PHASES = new Set(['completed', 'failed', 'canceled']);
  * parent when a question appears or goes away, the task id becomes known, or the delegation ends.
  */
 export class DelegationPublisher {
-  private shown: { agent?: string; taskId?: string; state?: string } = {};
+  private shown: { agent?: string; taskId?: string; state?: string };
   private noticed = '';
   private sent = 0;
+
+  /** `resumedTaskId`: the task a previous run of this delegation already published (continue-as-new keeps search attributes). */
+  constructor(resumedTaskId?: string) {
+    this.shown = resumedTaskId ? { taskId: resumedTaskId } : {};
+  }
 
   publish(status: DelegationStatus): void {
     this.notifyParent(status);

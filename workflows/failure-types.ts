@@ -21,6 +21,10 @@ export const FailureType = {
   agentUnreachable: 'A2A_AGENT_UNREACHABLE',
   /** The task's artifacts are too large to travel through Temporal history. */
   resultTooLarge: 'A2A_RESULT_TOO_LARGE',
+  /** The delegation was given nothing to send. */
+  emptyMessage: 'A2A_EMPTY_MESSAGE',
+  /** A setting of the delegation's input is not valid (e.g. a duration that is not one); nothing was sent. */
+  invalidInput: 'A2A_INVALID_INPUT',
   /** Mode `push` was asked for, but the agent cannot push or the worker has no webhook receiver. */
   pushUnavailable: 'A2A_PUSH_UNAVAILABLE',
 } as const;

@@ -56,20 +56,22 @@ export function answerMessage(answer: AnswerInput, messageId: string, task: Task
  * delegations, whatever the variant).
  */
 export function askFrom(state: DelegationState, task: Task, askedAt: Date): void {
-  state.status.taskId = task.id;
-  state.status.state = task.status.state;
-  state.ask({
-    taskId: task.id,
-    state: 'TASK_STATE_INPUT_REQUIRED',
-    text: (task.status.message?.parts ?? []).map((p) => ('text' in p ? p.text : '')).join('\n'),
-    messageId: task.status.message?.messageId,
-    askedAt: askedAt.toISOString(),
-  });
+  state.adopt(task);
+  state.observeState(task.status.state);
+  state.ask(
+    {
+      phase: 'input-required',
+      status: { state: task.status.state, messageId: task.status.message?.messageId },
+      statusText: (task.status.message?.parts ?? []).map((p) => ('text' in p ? p.text : '')).join('\n'),
+    },
+    askedAt.toISOString(),
+  );
   upsertSearchAttributes([{ key: A2A_TASK_STATE, value: 'TASK_STATE_INPUT_REQUIRED' }]);
 }
 
 export function finish(state: DelegationState, task: Task): BaselineResult {
-  state.status.state = task.status.state;
-  state.setPhase(task.status.state === 'TASK_STATE_COMPLETED' ? 'completed' : 'failed');
+  state.observeState(task.status.state);
+  if (task.status.state === 'TASK_STATE_COMPLETED') state.completed();
+  else state.failed(`the task ended ${task.status.state}`);
   return { taskId: task.id, state: task.status.state, artifacts: task.artifacts ?? [], rounds: state.status.rounds };
 }

@@ -24,7 +24,7 @@ const { baselineSendMessage } = proxyActivities<BaselineActivities>({
 
 export async function blockingActivity(input: DelegateInput): Promise<BaselineResult> {
   const state = baselineState(input);
-  state.setPhase('sending');
+  state.sending();
   let task: Task = await baselineSendMessage({
     agent: input.agent,
     message: firstMessage(input, state.status.contextId),

@@ -30,7 +30,7 @@ const TERMINAL = new Set(['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STA
 
 export async function timerPoll(input: DelegateInput): Promise<BaselineResult> {
   const state = baselineState(input);
-  state.setPhase('sending');
+  state.sending();
   let task = await baselineSendMessage({
     agent: input.agent,
     message: firstMessage(input, state.status.contextId),
@@ -38,7 +38,7 @@ export async function timerPoll(input: DelegateInput): Promise<BaselineResult> {
   });
   let answered: string | undefined; // the status message id of the question already answered
   for (;;) {
-    state.setPhase('working');
+    state.working();
     task = await pollUntilDecided(input.agent, task.id, answered);
     if (task.status.state !== 'TASK_STATE_INPUT_REQUIRED') return finish(state, task);
     askFrom(state, task, new Date());

@@ -12,18 +12,23 @@ const question: PendingQuestion = {
 
 function waitingState() {
   const state = new DelegationState({ agent: 'compat', label: 'compat' }, 'C1');
-  state.status.taskId = 'T1';
-  state.status.state = 'TASK_STATE_INPUT_REQUIRED';
-  state.ask(question);
+  state.adopt({ id: 'T1', contextId: 'C1', status: { state: 'TASK_STATE_INPUT_REQUIRED' } });
+  state.ask(
+    {
+      phase: 'input-required',
+      status: { state: question.state, messageId: question.messageId },
+      statusText: question.text,
+    },
+    question.askedAt,
+  );
   return state;
 }
 
 describe('DelegationState', () => {
   it('rejects an answer while no question is pending, saying nothing was sent', () => {
     const state = new DelegationState({ agent: 'compat' }, 'C1');
-    state.status.taskId = 'T1';
-    state.status.state = 'TASK_STATE_WORKING';
-    state.setPhase('working');
+    state.adopt({ id: 'T1', contextId: 'C1', status: { state: 'TASK_STATE_WORKING' } });
+    state.working();
     expect(state.rejectionOf({ text: 'Node.js 24' })).toMatchInlineSnapshot(
       `"The delegation to compat is not waiting for input (the agent is working on task T1); nothing was sent. Check its status and answer when the agent asks."`,
     );

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { ResolvedAgent, StatusKey } from '../../../workflows/delegation-types.js';
-import { FailureType } from '../../../workflows/failure-types.js';
-import { PushNotices, pushUnavailable, stillOnIt } from '../../../workflows/push-mode.js';
-import type { TaskStatus } from '../../../a2a/index.js';
+import type { ResolvedAgent, StatusKey } from '../../../../workflows/delegation-types.js';
+import { FailureType } from '../../../../workflows/failure-types.js';
+import { isStillWorking, PushNotices, pushUnavailable } from '../../../../workflows/modes/push.js';
+import type { TaskStatus } from '../../../../a2a/index.js';
 
 const handled: StatusKey = { state: 'TASK_STATE_INPUT_REQUIRED', messageId: 'q1' };
 
@@ -70,14 +70,14 @@ describe('after an answer', () => {
     ({ state, ...(messageId ? { message: { messageId, role: 'ROLE_AGENT', parts: [] } } : {}) }) as TaskStatus;
 
   it('waits for a delivery while the agent is at work or still shows the answered question', () => {
-    expect(stillOnIt(status('TASK_STATE_WORKING'), handled)).toBe(true);
-    expect(stillOnIt(status('TASK_STATE_SUBMITTED'), handled)).toBe(true);
-    expect(stillOnIt(status('TASK_STATE_INPUT_REQUIRED', 'q1'), handled)).toBe(true);
+    expect(isStillWorking(status('TASK_STATE_WORKING'), handled)).toBe(true);
+    expect(isStillWorking(status('TASK_STATE_SUBMITTED'), handled)).toBe(true);
+    expect(isStillWorking(status('TASK_STATE_INPUT_REQUIRED', 'q1'), handled)).toBe(true);
   });
 
   it('reads first when the task already shows something to decide', () => {
-    expect(stillOnIt(status('TASK_STATE_COMPLETED'), handled)).toBe(false);
-    expect(stillOnIt(status('TASK_STATE_INPUT_REQUIRED', 'q2'), handled)).toBe(false);
-    expect(stillOnIt(status('TASK_STATE_INPUT_REQUIRED'), handled)).toBe(false);
+    expect(isStillWorking(status('TASK_STATE_COMPLETED'), handled)).toBe(false);
+    expect(isStillWorking(status('TASK_STATE_INPUT_REQUIRED', 'q2'), handled)).toBe(false);
+    expect(isStillWorking(status('TASK_STATE_INPUT_REQUIRED'), handled)).toBe(false);
   });
 });

@@ -11,10 +11,20 @@ import { AgentNotConfiguredError, AgentsFileError, CredentialMissingError } from
 
 /**
  * Maps any error thrown while talking to `agent` to the failure the activity should throw. A
- * cancellation carries `details` (what the activity had seen, e.g. the task id it created).
+ * cancellation, and a failure that ends the delegation, carry `details`: what the activity had
+ * seen (the task id it created, the artifact chunks received), so nothing received is lost.
  */
 export function toActivityFailure(err: unknown, agent: string, details?: unknown): Error {
-  if (err instanceof ApplicationFailure) return err;
+  if (err instanceof ApplicationFailure) {
+    if (!err.nonRetryable || details === undefined || err.details?.length) return err;
+    return ApplicationFailure.create({
+      message: err.message,
+      type: err.type ?? undefined,
+      nonRetryable: true,
+      details: [details],
+      cause: err.cause,
+    });
+  }
   if (err instanceof CancelledFailure || isCancelled()) {
     return new CancelledFailure(
       'the activity was cancelled',
@@ -29,6 +39,7 @@ export function toActivityFailure(err: unknown, agent: string, details?: unknown
       nonRetryable: !err.retryable,
       nextRetryDelay: err.retryAfterMs,
       cause: err,
+      ...(!err.retryable && details !== undefined ? { details: [details] } : {}),
     });
   }
   if (err instanceof AgentNotConfiguredError || err instanceof AgentsFileError) {
@@ -41,12 +52,12 @@ export function toActivityFailure(err: unknown, agent: string, details?: unknown
   return err instanceof Error ? err : new Error(String(err));
 }
 
-/** Runs `fn`, mapping its errors with {@link toActivityFailure}; `onCancel` gives a cancellation's details. */
-export async function asActivity<T>(agent: string, fn: () => Promise<T>, onCancel?: () => unknown): Promise<T> {
+/** Runs `fn`, mapping its errors with {@link toActivityFailure}; `seen` gives the details of a cancellation or a final failure. */
+export async function asActivity<T>(agent: string, fn: () => Promise<T>, seen?: () => unknown): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    throw toActivityFailure(err, agent, onCancel?.());
+    throw toActivityFailure(err, agent, seen?.());
   }
 }
 

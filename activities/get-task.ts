@@ -3,7 +3,8 @@ import type { AgentRef, StatusKey } from '../workflows/delegation-types.js';
 import { clientFor, type ActivityDeps } from './deps.js';
 import { asActivity } from './failures.js';
 import { withinPayloadLimit } from './payload-limit.js';
-import { decide, TaskView, type TrackOutcome } from './task-outcome.js';
+import { phaseOf, TaskView, type TrackOutcome } from './task-outcome.js';
+import { whileHeartbeating } from './heartbeat.js';
 
 export interface GetTaskInput {
   agent: AgentRef;
@@ -18,16 +19,15 @@ export interface GetTaskInput {
  * without its artifacts, so each wake-up adds little to history (the decided read carries them).
  */
 export async function getTask(deps: ActivityDeps, input: GetTaskInput): Promise<TrackOutcome> {
-  return asActivity(input.agent.name, async () => {
-    const client = clientFor(deps, input.agent);
-    const view = new TaskView(input.taskId, undefined);
-    view.snapshot(
-      await client.getTask({ id: input.taskId, historyLength: 0 }, { signal: Context.current().cancellationSignal }),
-    );
-    const phase = decide(view.status, input.handled);
-    if (phase) return withinPayloadLimit(view.outcome(phase), input.agent.name, input.taskId);
-    const { task, ...running } = view.outcome('running');
-    const { artifacts: _artifacts, ...withoutArtifacts } = task;
-    return { ...running, task: withoutArtifacts, artifacts: [] };
-  });
+  return asActivity(input.agent.name, () =>
+    whileHeartbeating(async () => {
+      const client = clientFor(deps, input.agent);
+      const view = new TaskView(input.taskId, undefined);
+      const signal = Context.current().cancellationSignal;
+      view.snapshot(await client.getTask({ id: input.taskId, historyLength: 0 }, { signal }));
+      const phase = phaseOf(view.status, input.handled);
+      if (phase) return withinPayloadLimit(view.outcome(phase), input.agent.name, input.taskId);
+      return { ...view.outcome('running'), artifacts: [] };
+    }),
+  );
 }

@@ -10,6 +10,7 @@ import type { AgentRef } from '../workflows/delegation-types.js';
 import { FailureType } from '../workflows/failure-types.js';
 import { clientFor, type ActivityDeps } from './deps.js';
 import { asActivity } from './failures.js';
+import { whileHeartbeating } from './heartbeat.js';
 import { pushCredential } from './push-credential.js';
 import { pushUrl } from './push-url.js';
 
@@ -56,19 +57,21 @@ export async function registerPushConfig(
     throw ApplicationFailure.nonRetryable((err as Error).message, FailureType.pushUnavailable);
   }
   try {
-    return await asActivity(agent.name, async () => {
-      const created = await clientFor(deps, agent).createPushConfig(
-        {
-          taskId,
-          id: configId,
-          url: pushUrl(webhook.publicUrl, workflowId, taskId),
-          token: credential,
-          authentication: { scheme: 'Bearer', credentials: credential },
-        },
-        { signal: context.cancellationSignal },
-      );
-      return { configId: created.id || configId };
-    });
+    return await asActivity(agent.name, () =>
+      whileHeartbeating(async () => {
+        const created = await clientFor(deps, agent).createPushConfig(
+          {
+            taskId,
+            id: configId,
+            url: pushUrl(webhook.publicUrl, workflowId, taskId),
+            token: credential,
+            authentication: { scheme: 'Bearer', credentials: credential },
+          },
+          { signal: context.cancellationSignal },
+        );
+        return { configId: created.id || configId };
+      }),
+    );
   } catch (err) {
     throw redacted(err, credential);
   }
@@ -79,17 +82,19 @@ export async function deletePushConfig(
   deps: ActivityDeps,
   { agent, taskId, configId }: PushConfigInput,
 ): Promise<void> {
-  return asActivity(agent.name, async () => {
-    try {
-      await clientFor(deps, agent).deletePushConfig(
-        { taskId, id: configId },
-        { signal: Context.current().cancellationSignal },
-      );
-    } catch (err) {
-      if (err instanceof TaskNotFoundError) return;
-      throw err;
-    }
-  });
+  return asActivity(agent.name, () =>
+    whileHeartbeating(async () => {
+      try {
+        await clientFor(deps, agent).deletePushConfig(
+          { taskId, id: configId },
+          { signal: Context.current().cancellationSignal },
+        );
+      } catch (err) {
+        if (err instanceof TaskNotFoundError) return;
+        throw err;
+      }
+    }),
+  );
 }
 
 /**

@@ -1,59 +1,82 @@
 import { Context, log } from '@temporalio/activity';
 import { A2AError, type A2AClient, type Message, type Task } from '../a2a/index.js';
-import type { AgentRef } from '../workflows/delegation-types.js';
+import type { AgentRef, StatusKey } from '../workflows/delegation-types.js';
 import { clientFor, type ActivityDeps } from './deps.js';
 import { asActivity } from './failures.js';
-import { withoutHistory } from './task-view.js';
+import { whileHeartbeating } from './heartbeat.js';
+import { withinPayloadLimit } from './payload-limit.js';
+import { phaseOf, type TrackPhase } from './task-outcome.js';
+import { messageText, statusKeyOf, withoutHistory } from './task-view.js';
 
 export interface SendMessageInput {
   agent: AgentRef;
   /** The complete message, ids included: they come from the workflow, so every retry sends the same ones. */
   message: Message;
   acceptedOutputModes?: string[];
+  /** The question the message answers: the task showing it again has not decided anything new. */
+  handled?: StatusKey;
 }
 
 export type SendOutcome =
-  | { kind: 'task'; task: Task; /** true when a retry found the task the first attempt created */ adopted: boolean }
+  | {
+      kind: 'task';
+      task: Task;
+      /** true when a retry found the task the first attempt created */
+      adopted: boolean;
+      /** Set when the task returned has already decided (terminal, or a new question): nothing to follow. */
+      decided?: { phase: TrackPhase; status: StatusKey; statusText: string };
+    }
   | { kind: 'message'; message: Message };
 
 /** How far back a retry looks for our message in a task's history. */
 const LOOKBACK = 50;
 
 /**
- * `SendMessage` with `returnImmediately: true`. A retry first looks for the task the previous
- * attempt may have created (our messageId in the task's or the context's history) and adopts
- * it instead of sending the message a second time.
+ * `SendMessage` with `returnImmediately: true`, heartbeating while the agent takes its time to
+ * acknowledge. A retry first looks for the task the previous attempt may have created (our
+ * messageId in the task's or the context's history) and adopts it instead of sending the message
+ * a second time.
  */
 export async function sendMessage(deps: ActivityDeps, input: SendMessageInput): Promise<SendOutcome> {
-  return asActivity(input.agent.name, async () => {
-    const context = Context.current();
-    const client = clientFor(deps, input.agent);
-    const signal = context.cancellationSignal;
-    if (context.info.attempt > 1) {
-      const existing = await findSentTask(client, input.message, signal);
-      if (existing) {
-        log.info('adopted the task created by an earlier attempt', {
-          taskId: existing.id,
-          messageId: input.message.messageId,
-        });
-        return { kind: 'task', task: withoutHistory(existing), adopted: true };
+  return asActivity(input.agent.name, () =>
+    whileHeartbeating(async () => {
+      const context = Context.current();
+      const client = clientFor(deps, input.agent);
+      const signal = context.cancellationSignal;
+      if (context.info.attempt > 1) {
+        const existing = await findSentTask(client, input.message, signal);
+        if (existing) {
+          log.info('adopted the task created by an earlier attempt', {
+            taskId: existing.id,
+            messageId: input.message.messageId,
+          });
+          return taskOutcome(input, existing, true);
+        }
       }
-    }
-    const response = await client.sendMessage(
-      {
-        message: input.message,
-        configuration: {
-          returnImmediately: true,
-          historyLength: 0,
-          acceptedOutputModes: input.acceptedOutputModes,
+      const response = await client.sendMessage(
+        {
+          message: input.message,
+          configuration: { returnImmediately: true, historyLength: 0, acceptedOutputModes: input.acceptedOutputModes },
         },
-      },
-      { signal },
-    );
-    return 'task' in response
-      ? { kind: 'task', task: withoutHistory(response.task), adopted: false }
-      : { kind: 'message', message: response.message };
-  });
+        { signal },
+      );
+      return 'task' in response
+        ? taskOutcome(input, response.task, false)
+        : { kind: 'message', message: response.message };
+    }),
+  );
+}
+
+function taskOutcome(input: SendMessageInput, task: Task, adopted: boolean): SendOutcome {
+  const phase = phaseOf(task.status, input.handled);
+  const decided = phase
+    ? { phase, status: statusKeyOf(task.status), statusText: messageText(task.status.message) }
+    : undefined;
+  return withinPayloadLimit(
+    { kind: 'task', task: withoutHistory(task), adopted, ...(decided ? { decided } : {}) },
+    input.agent.name,
+    task.id,
+  );
 }
 
 /**

@@ -14,9 +14,10 @@ import {
   type Task,
   type TaskState,
   type TaskStatus,
+  InvalidResponseError,
 } from '../a2a/index.js';
 import type { StatusKey } from '../workflows/delegation-types.js';
-import { isSameStatus, messageText, statusKeyOf, withoutHistory } from './task-view.js';
+import { isSameStatus, messageText, statusKeyOf } from './task-view.js';
 
 /** Where the task stands when the tracking round ends. */
 export type TrackPhase =
@@ -24,7 +25,7 @@ export type TrackPhase =
 
 export interface TrackOutcome {
   phase: TrackPhase;
-  /** The task as last seen (no history). */
+  /** The task as last seen, without its history and without its artifacts (those are `artifacts`, assembled). */
   task: Task;
   status: StatusKey;
   /** The text of the agent's status message (its question, or why it failed). */
@@ -44,17 +45,22 @@ export interface ArtifactProgress {
 
 /** The tracking activity's heartbeat details: what it has seen, so a new attempt and `watch` can use it. */
 export interface TrackProgress {
+  /** Empty until the agent names the task (a stream turn's first event). */
   taskId: string;
   state?: TaskState;
   events: number;
   artifacts: ArtifactProgress[];
+  /** Since when (epoch ms) the agent has not answered, while it does not. */
+  unreachableSince?: number;
 }
 
-/** Longest artifact text carried in heartbeat details (they are small by design). */
+/** Heartbeat details are small by design: the last 16 KB of each artifact's text, 32 artifacts, 64 KB of text in all. */
 const MAX_PROGRESS_TEXT = 16_384;
+const MAX_PROGRESS_ARTIFACTS = 32;
+const MAX_PROGRESS_TOTAL = 65_536;
 
 /** The end of a tracking round, if `status` is one: terminal, or interrupted with a question not yet handled. */
-export function decide(status: TaskStatus | undefined, handled: StatusKey | undefined): TrackPhase | undefined {
+export function phaseOf(status: TaskStatus | undefined, handled: StatusKey | undefined): TrackPhase | undefined {
   switch (status?.state) {
     case 'TASK_STATE_COMPLETED':
       return 'completed';
@@ -73,7 +79,12 @@ export function decide(status: TaskStatus | undefined, handled: StatusKey | unde
   }
 }
 
-/** The task as the tracker has assembled it from snapshots and stream events. */
+/**
+ * The task as the tracker has assembled it from snapshots and stream events. A stream may start
+ * with the Task, a status update or an artifact update (SDKs differ: the Python SDK's answer turn
+ * starts with a status update), so the task and context ids come from whichever event comes
+ * first, and every later event must name the same task.
+ */
 export class TaskView {
   task: Task;
   status: TaskStatus | undefined;
@@ -85,27 +96,45 @@ export class TaskView {
     this.events = resumed?.events ?? 0;
   }
 
+  /** @throws InvalidResponseError when the event names no task, or another task than the one followed. */
   apply(event: StreamResponse): void {
     this.events += 1;
     if ('task' in event) {
       this.snapshot(event.task);
     } else if ('statusUpdate' in event) {
-      this.status = event.statusUpdate.status;
-      this.task = { ...this.task, status: event.statusUpdate.status, contextId: event.statusUpdate.contextId };
+      const update = event.statusUpdate;
+      this.adopt(update.taskId, update.contextId);
+      this.status = update.status;
+      this.task = { ...this.task, status: update.status };
     } else if ('artifactUpdate' in event) {
-      this.artifacts = applyArtifactUpdate(
-        this.artifacts,
-        event.artifactUpdate,
-        chunkPosition(this.artifacts, event.artifactUpdate),
-      );
+      const update = event.artifactUpdate;
+      this.adopt(update.taskId, update.contextId);
+      this.artifacts = applyArtifactUpdate(this.artifacts, update, chunkPosition(this.artifacts, update));
     }
   }
 
   /** A full task (GetTask, or a stream's first event) replaces everything assembled so far. */
   snapshot(task: Task): void {
-    this.task = withoutHistory(task);
+    this.adopt(task.id, task.contextId);
+    const { history: _history, artifacts: _artifacts, ...rest } = task;
+    this.task = rest;
     this.status = task.status;
     this.artifacts = artifactSetFromTask(task);
+  }
+
+  private adopt(taskId: string, contextId: string | undefined): void {
+    if (!taskId) {
+      throw new InvalidResponseError('The agent sent a task event without a task id, which A2A requires.', {
+        path: 'taskId',
+      });
+    }
+    if (this.task.id && taskId !== this.task.id) {
+      throw new InvalidResponseError(
+        `The agent sent an event for task ${quoteId(taskId)} while following task ${quoteId(this.task.id)}; A2A keeps one task per stream.`,
+        { path: 'taskId' },
+      );
+    }
+    this.task = { ...this.task, id: taskId, ...(contextId ? { contextId } : {}) };
   }
 
   fingerprint(): string {
@@ -113,29 +142,36 @@ export class TaskView {
     return `${this.status?.state}|${this.status?.timestamp}|${parts}`;
   }
 
+  /** What the heartbeat carries: bounded, however many artifacts and chunks the agent sends. */
   progress(): TrackProgress {
-    return {
-      taskId: this.task.id,
-      state: this.status?.state,
-      events: this.events,
-      artifacts: this.artifacts.artifacts.map((artifact) => ({
-        artifactId: artifact.artifactId,
-        name: artifact.name,
+    let budget = MAX_PROGRESS_TOTAL;
+    const shown = this.artifacts.artifacts.slice(-MAX_PROGRESS_ARTIFACTS).map((artifact) => {
+      const text = artifactText(artifact).slice(-Math.min(MAX_PROGRESS_TEXT, budget));
+      budget -= text.length;
+      return {
+        artifactId: artifact.artifactId.slice(0, 256),
+        name: artifact.name?.slice(0, 256),
         parts: artifact.parts.length,
         lastChunk: this.artifacts.lastChunk[artifact.artifactId] ?? false,
-        text: artifactText(artifact).slice(-MAX_PROGRESS_TEXT),
-      })),
-    };
+        text,
+      };
+    });
+    return { taskId: this.task.id, state: this.status?.state, events: this.events, artifacts: shown };
   }
 
   outcome(phase: TrackPhase): TrackOutcome {
     const status = this.status ?? this.task.status;
     return {
       phase,
-      task: { ...this.task, artifacts: this.artifacts.artifacts },
+      task: this.task,
       status: statusKeyOf(status),
       statusText: messageText(status.message),
       artifacts: this.artifacts.artifacts,
     };
   }
+}
+
+/** An id for a message: at most 64 characters, quoted. */
+function quoteId(id: string): string {
+  return JSON.stringify(id.length > 64 ? `${id.slice(0, 63)}…` : id);
 }

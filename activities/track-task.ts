@@ -1,34 +1,41 @@
 import { Context } from '@temporalio/activity';
 import {
+  InvalidResponseError,
   StreamIdleTimeoutError,
   UnsupportedOperationError,
   type A2AClient,
+  type Message,
   type StreamResponse,
 } from '../a2a/index.js';
 import type { AgentRef, StatusKey } from '../workflows/delegation-types.js';
 import { clientFor, type ActivityDeps } from './deps.js';
 import { asActivity } from './failures.js';
+import { heartbeating } from './heartbeat.js';
 import { withinPayloadLimit } from './payload-limit.js';
-import { decide, TaskView, type TrackOutcome, type TrackProgress } from './task-outcome.js';
+import { isTransient, Reachability } from './reachability.js';
+import { phaseOf, TaskView, type TrackOutcome, type TrackProgress } from './task-outcome.js';
 
-export { decide } from './task-outcome.js';
+export { phaseOf } from './task-outcome.js';
 export type { ArtifactProgress, TrackOutcome, TrackPhase, TrackProgress } from './task-outcome.js';
 
-/** See {@link heartbeating}. Far below any heartbeat timeout (5 s by default). */
-const QUIET_MS = 250;
+/** How one tracking activity follows the task. */
+export interface RoundSettings {
+  /** Hand back with phase `running` after this long, so one activity never runs unbounded. */
+  roundMs: number;
+  pollInitialMs: number;
+  pollMaxMs: number;
+  /** Fail with A2A_AGENT_UNREACHABLE once the agent has not answered at all for this long. @default 120_000 */
+  unreachableMs?: number;
+  /** Stream mode: with no event for this long, check the task with GetTask and subscribe again. @default 30_000 */
+  idleMs?: number;
+}
 
-export interface TrackTaskInput {
+export interface TrackTaskInput extends RoundSettings {
   agent: AgentRef;
   taskId: string;
   mode: 'stream' | 'poll';
   /** An interrupted status already answered: seeing it again is not a new question (see the design's traps). */
   handled?: StatusKey;
-  /** Hand back with phase `running` after this long, so one activity never runs unbounded. */
-  roundMs: number;
-  pollInitialMs: number;
-  pollMaxMs: number;
-  /** Stream mode: with no event for this long, check the task with GetTask and subscribe again. @default 30_000 */
-  idleMs?: number;
 }
 
 /**
@@ -38,61 +45,68 @@ export interface TrackTaskInput {
  * replaces what was assembled, so no artifact text is repeated.
  */
 export async function trackTask(deps: ActivityDeps, input: TrackTaskInput): Promise<TrackOutcome> {
-  return asActivity(input.agent.name, async () => {
-    const context = Context.current();
-    const view = new TaskView(input.taskId, context.info.heartbeatDetails as TrackProgress | undefined);
-    const { beat, stop } = heartbeating(view);
-    try {
-      const client = clientFor(deps, input.agent);
-      const deadline = Date.now() + input.roundMs;
-      const outcome =
-        input.mode === 'stream'
-          ? await followStream(client, input, view, beat, deadline)
-          : await poll(client, input, view, beat, deadline);
-      return withinPayloadLimit(outcome, input.agent.name, input.taskId);
-    } finally {
-      stop();
-    }
-  });
-}
-
-/**
- * Heartbeats what `view` has seen: on every event (`beat`, throttled by the SDK) and on a timer,
- * so a silent stream still heartbeats (and hears a cancellation). Nothing before the task id is
- * known, and nothing in the first QUIET_MS: a turn that ends that fast needs no heartbeat (a
- * retry of it finds its task by message id), and skipping it saves a server call per turn.
- */
-export function heartbeating(view: TaskView): { beat: () => void; stop: () => void } {
   const context = Context.current();
-  const quietUntil = Date.now() + QUIET_MS;
-  const beat = () => {
-    if (view.task.id && Date.now() >= quietUntil) context.heartbeat(view.progress());
-  };
-  const timer = setInterval(beat, Math.max(200, Math.min(1_000, (context.info.heartbeatTimeoutMs ?? 3_000) / 3)));
-  return { beat, stop: () => clearInterval(timer) };
+  const resumed = context.info.heartbeatDetails as TrackProgress | undefined;
+  const view = new TaskView(input.taskId, resumed);
+  const reach = new Reachability(input.agent.name, input.unreachableMs ?? 120_000, resumed?.unreachableSince);
+  return asActivity(
+    input.agent.name,
+    async () => {
+      const heartbeats = heartbeating(() => progressOf(view, reach));
+      try {
+        const client = clientFor(deps, input.agent);
+        const follower = { client, input, view, reach, beat: heartbeats.beat, deadline: Date.now() + input.roundMs };
+        const end = input.mode === 'stream' ? await followStream(follower) : await poll(follower);
+        // A subscription or a read never answers with a direct reply: that only ends a send.
+        if (end.kind === 'message')
+          throw new InvalidResponseError('The agent answered a subscription with a message.', {});
+        return withinPayloadLimit(end.outcome, input.agent.name, input.taskId);
+      } finally {
+        heartbeats.stop();
+      }
+    },
+    () => progressOf(view, reach),
+  );
 }
 
-/** What following a stream needs (the task id comes from the view: a send learns it from its first event). */
-export type FollowStreamInput = Pick<TrackTaskInput, 'handled' | 'pollInitialMs' | 'pollMaxMs' | 'idleMs'>;
+/** The heartbeat details: what was seen, and since when the agent has not answered. */
+export function progressOf(view: TaskView, reach: Reachability): TrackProgress {
+  return { ...view.progress(), ...(reach.since === undefined ? {} : { unreachableSince: reach.since }) };
+}
+
+/** What following a task works with. */
+export interface Follower {
+  client: A2AClient;
+  input: Pick<RoundSettings, 'pollInitialMs' | 'pollMaxMs' | 'idleMs'> & { handled?: StatusKey };
+  view: TaskView;
+  reach: Reachability;
+  beat: () => void;
+  /** Epoch ms when the round ends. */
+  deadline: number;
+}
+
+/** Where following ended: the task decided (or the round ended, `running`), or the agent replied with a message. */
+export type FollowEnd = { kind: 'task'; outcome: TrackOutcome } | { kind: 'message'; message: Message };
 
 /**
- * Follows the task's stream until it decides (see {@link decide}) or `deadline`: the `opening`
- * stream first when given (SendStreamingMessage), then SubscribeToTask, re-reading the task
- * with GetTask whenever a stream ends or stays idle.
+ * Follows the task's stream until it decides (see {@link phaseOf}) or the round ends: the
+ * `opening` stream first when given (a turn's SendStreamingMessage), then SubscribeToTask,
+ * re-reading the task with GetTask whenever a stream ends or stays idle. Transient failures are
+ * retried here, counted by `reach`; a message before any task event is the agent's direct reply.
+ *
+ * @throws the opening stream's transient failure when it came before the task was known (the
+ * caller must look for the task before sending again).
  */
 export async function followStream(
-  client: A2AClient,
-  input: FollowStreamInput,
-  view: TaskView,
-  beat: () => void,
-  deadline: number,
-  opening?: (signal: AbortSignal) => AsyncIterable<StreamResponse>,
-): Promise<TrackOutcome> {
+  f: Follower,
+  opening?: (round: AbortSignal) => AsyncIterable<StreamResponse>,
+): Promise<FollowEnd> {
+  const { client, input, view, reach, beat } = f;
   const context = Context.current();
   let pause = input.pollInitialMs;
   for (;;) {
-    const remaining = deadline - Date.now();
-    if (remaining <= 0) return view.outcome('running');
+    const remaining = f.deadline - Date.now();
+    if (remaining <= 0) return running(view);
     const round = AbortSignal.any([context.cancellationSignal, AbortSignal.timeout(remaining)]);
     const before = view.events;
     try {
@@ -101,48 +115,69 @@ export async function followStream(
         client.subscribeToTask({ id: view.task.id }, { signal: round, idleTimeoutMs: input.idleMs ?? 30_000 });
       opening = undefined;
       for await (const event of events) {
+        reach.answered();
+        if ('message' in event && !view.task.id) return { kind: 'message', message: event.message };
         view.apply(event);
         beat();
-        const phase = decide(view.status, input.handled);
-        if (phase) return view.outcome(phase);
+        const phase = phaseOf(view.status, input.handled);
+        if (phase) return { kind: 'task', outcome: view.outcome(phase) };
       }
     } catch (err) {
-      const recoverable = err instanceof StreamIdleTimeoutError || err instanceof UnsupportedOperationError;
-      if (round.aborted && !context.cancellationSignal.aborted) return view.outcome('running');
-      if (!recoverable) throw err;
+      if (round.aborted && !context.cancellationSignal.aborted) return running(view);
+      if (!view.task.id) throw err;
+      if (isTransient(err)) await reach.failed(err);
       // Idle (streams carry no keep-alives) or not subscribable (already terminal): read the truth below.
+      else if (!(err instanceof StreamIdleTimeoutError || err instanceof UnsupportedOperationError)) throw err;
     }
-    // A send's stream that ended before its first event leaves no task to read: let a retry (which looks for it) decide.
-    if (!view.task.id) throw new Error('the agent closed the stream before it sent the task');
-    const task = await client.getTask({ id: view.task.id, historyLength: 0 }, { signal: context.cancellationSignal });
-    view.snapshot(task);
-    beat();
-    const phase = decide(view.status, input.handled);
-    if (phase) return view.outcome(phase);
+    // A send's stream that ended before its first event leaves no task to read: the caller looks for it.
+    if (!view.task.id) throw new StreamEndedEarly();
+    const read = await readTask(f);
+    if (read) return read;
     // Still running and the stream ended: subscribe again, pausing longer while nothing happens.
     pause = view.events > before + 1 ? input.pollInitialMs : Math.min(pause * 1.5, input.pollMaxMs);
-    if (Date.now() + pause >= deadline) return view.outcome('running');
+    if (Date.now() + pause >= f.deadline) return running(view);
     await context.sleep(pause);
   }
 }
 
-async function poll(
-  client: A2AClient,
-  input: TrackTaskInput,
-  view: TaskView,
-  beat: () => void,
-  deadline: number,
-): Promise<TrackOutcome> {
-  const context = Context.current();
+/** The agent closed a send's stream before it named the task. */
+export class StreamEndedEarly extends Error {
+  override readonly name = 'StreamEndedEarly';
+  constructor() {
+    super('the agent closed the stream before it sent the task');
+  }
+}
+
+async function poll(f: Follower): Promise<FollowEnd> {
+  const { input, view } = f;
   let pause = input.pollInitialMs;
   for (;;) {
     const before = view.fingerprint();
-    view.snapshot(await client.getTask({ id: input.taskId, historyLength: 0 }, { signal: context.cancellationSignal }));
-    beat();
-    const phase = decide(view.status, input.handled);
-    if (phase) return view.outcome(phase);
+    const read = await readTask(f);
+    if (read) return read;
     pause = view.fingerprint() !== before ? input.pollInitialMs : Math.min(pause * 1.5, input.pollMaxMs);
-    if (Date.now() + pause >= deadline) return view.outcome('running');
-    await context.sleep(pause);
+    if (Date.now() + pause >= f.deadline) return running(f.view);
+    await Context.current().sleep(pause);
   }
+}
+
+/** One GetTask (a transient failure counts against reachability and reads nothing): the end when the task decided. */
+async function readTask({ client, input, view, reach, beat }: Follower): Promise<FollowEnd | undefined> {
+  try {
+    view.snapshot(
+      await client.getTask({ id: view.task.id, historyLength: 0 }, { signal: Context.current().cancellationSignal }),
+    );
+  } catch (err) {
+    if (!isTransient(err)) throw err;
+    await reach.failed(err);
+    return undefined;
+  }
+  reach.answered();
+  beat();
+  const phase = phaseOf(view.status, input.handled);
+  return phase ? { kind: 'task', outcome: view.outcome(phase) } : undefined;
+}
+
+function running(view: TaskView): FollowEnd {
+  return { kind: 'task', outcome: view.outcome('running') };
 }

@@ -5,6 +5,8 @@ import { resolve } from 'node:path';
 import type { Client } from '@temporalio/client';
 import { loadAgentRegistry, type AgentRegistry } from '../activities/index.js';
 import { DEFAULT_TASK_QUEUE } from '../platform/temporal-config.js';
+import type { Duration } from '@temporalio/common';
+import { durationMs, InvalidDurationError } from '../workflows/durations.js';
 import type { TrackingMode } from '../workflows/index.js';
 import { CliError, usageError } from './cli-error.js';
 
@@ -15,6 +17,30 @@ export function parseMode(value: string | undefined): TrackingMode | undefined {
   if (!(MODES as string[]).includes(value))
     throw usageError(`--mode must be one of ${MODES.join(', ')}; got "${value}".`);
   return value as TrackingMode;
+}
+
+/** A duration flag, checked before anything starts (the workflow would refuse it after "Started"). */
+export function parseDurationFlag(value: string | undefined, flag: string): Duration | undefined {
+  if (value === undefined) return undefined;
+  try {
+    durationMs(value, flag);
+  } catch (err) {
+    if (err instanceof InvalidDurationError) throw usageError(err.message);
+    throw err;
+  }
+  return value as Duration;
+}
+
+/** Longest id the CLI sends (task, context, workflow ids): what A2A agents and Temporal accept. */
+const MAX_ID_LENGTH = 256;
+
+/** An id flag (task or context id): not empty, not blank, at most 256 characters. */
+export function parseIdFlag(value: string, flag: string): string {
+  const id = value.trim();
+  if (!id) throw usageError(`${flag} needs an id; got an empty one.`);
+  if (id.length > MAX_ID_LENGTH)
+    throw usageError(`${flag} takes an id of at most ${MAX_ID_LENGTH} characters; got ${id.length}.`);
+  return id;
 }
 
 export function taskQueueOf(flag: string | undefined): string {

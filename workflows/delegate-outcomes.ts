@@ -9,7 +9,7 @@ import {
 } from '@temporalio/workflow';
 import { TimeoutType } from '@temporalio/common';
 import type { Message, Part } from '../a2a/index.js';
-import type { TrackOutcome } from '../activities/index.js';
+import type { TrackOutcome, TrackProgress } from '../activities/index.js';
 import type { DelegationState } from './delegation-state.js';
 import type { AnswerInput, DelegateInput, DelegateResult } from './delegation-types.js';
 import { FailureType } from './failure-types.js';
@@ -125,11 +125,17 @@ export async function cancelRemoteTask(
   err: unknown,
 ): Promise<void> {
   state.canceling();
+  state.keepProgress(progressIn(err));
   const taskId = state.taskId ?? cancelledTaskId(err);
-  if (ctx && taskId) {
+  // A stream turn cancelled before the agent named its task: the task is looked up by our message.
+  const sent = taskId || ctx?.legacy ? undefined : ctx?.inFlight;
+  if (ctx && (taskId || sent)) {
     const { acts, agent, name } = ctx;
     const task = await CancellationScope.nonCancellable(() =>
-      acts.cancelTask({ agent, taskId }, `CancelTask ${taskId} at ${name}`),
+      acts.cancelTask(
+        { agent, ...(taskId ? { taskId } : { sent }) },
+        `CancelTask ${taskId ?? `of message ${sent!.messageId}`} at ${name}`,
+      ),
     );
     state.status.state = task?.status.state ?? state.status.state;
   }
@@ -139,10 +145,16 @@ export async function cancelRemoteTask(
 
 /** The task id a cancelled stream turn had seen (its CancelledFailure carries it in its details). */
 function cancelledTaskId(err: unknown): string | undefined {
+  const taskId = progressIn(err)?.taskId;
+  return typeof taskId === 'string' && taskId ? taskId : undefined;
+}
+
+/** What a following activity had received when it failed or was cancelled (the details it failed with). */
+export function progressIn(err: unknown): TrackProgress | undefined {
   for (let e = err as { cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    if (e instanceof CancelledFailure) {
-      const details = e.details[0] as { taskId?: unknown } | undefined;
-      if (typeof details?.taskId === 'string' && details.taskId) return details.taskId;
+    if (e instanceof CancelledFailure || e instanceof ApplicationFailure) {
+      const details = e.details?.[0] as Partial<TrackProgress> | undefined;
+      if (details && typeof details === 'object' && 'taskId' in details) return details as TrackProgress;
     }
   }
   return undefined;

@@ -10,8 +10,9 @@ import type { TrackOutcome } from '../activities/index.js';
 import { delegationActivities } from './activity-proxies.js';
 import { waitForAnswer } from './answers.js';
 import { handleDelegationMessages } from './delegate-handlers.js';
-import { answerMessage, cancelRemoteTask, delegationFailure, firstMessage } from './delegate-outcomes.js';
-import { isQuestion, resultOf, terminalFailure } from './delegate-outcomes.js';
+import { answerMessage, cancelRemoteTask, delegationFailure, firstMessage, isQuestion } from './delegate-outcomes.js';
+import { progressIn, resultOf, terminalFailure } from './delegate-outcomes.js';
+import { Deadline } from './deadline.js';
 import { DelegationState } from './delegation-state.js';
 import type { DelegateInput, DelegateResult, ResolvedAgent } from './delegation-types.js';
 import { DelegationPublisher } from './delegation-ui.js';
@@ -31,48 +32,54 @@ export async function delegate(input: DelegateInput): Promise<DelegateResult> {
   handleDelegationMessages(state, notices); // handlers first: a question can be answered as soon as it is asked
 
   const acts = delegationActivities(settings);
+  const deadline = new Deadline(input, settings);
   let ctx: ModeContext | undefined;
   let mode: TrackingMode | undefined;
+  let result: DelegateResult;
   try {
-    const resolved =
-      input.resume?.resolved ?? (await acts.resolveAgent({ agent: input.agent }, `Resolve agent ${input.agent}`));
-    ctx = modeContext({ input, state, acts, settings, legacy }, resolved);
-    mode = trackingMode(resolved, ctx, notices);
-    let outgoing: Message | undefined = input.resume ? undefined : firstMessage(input, contextId);
-    let decided: TrackOutcome | undefined;
-    for (;;) {
-      if (outgoing) {
-        const sent = await mode.send(outgoing);
-        outgoing = undefined;
-        if (sent.kind === 'message') return await finish(resultOf(input, state, sent));
-        if (sent.outcome.phase !== 'running') decided = sent.outcome;
+    result = await deadline.run(async () => {
+      const resolved =
+        input.resume?.resolved ?? (await acts.resolveAgent({ agent: input.agent }, `Resolve agent ${input.agent}`));
+      ctx = modeContext({ input, state, acts, settings, legacy }, resolved);
+      mode = trackingMode(resolved, ctx, notices);
+      let outgoing: Message | undefined = input.resume ? undefined : firstMessage(input, contextId);
+      let decided: TrackOutcome | undefined;
+      for (;;) {
+        if (outgoing) {
+          const sent = await mode.send(outgoing);
+          outgoing = undefined;
+          if (sent.kind === 'message') return resultOf(input, state, sent);
+          if (sent.outcome.phase !== 'running') decided = sent.outcome;
+        }
+        state.working();
+        const outcome = decided ?? (await followUntilDecided(mode, resolved));
+        decided = undefined;
+        state.observe(outcome);
+        if (outcome.phase === 'completed')
+          return mode.close().then(() => resultOf(input, state, { kind: 'task', outcome }));
+        if (!isQuestion(outcome)) throw terminalFailure(outcome, state);
+        state.ask(outcome, new Date().toISOString());
+        const reply = await waitForAnswer(ctx, () => followUntilDecided(mode!, resolved));
+        // Authorized out of band, the task may go on without a message.
+        if ('resumedByAgent' in reply) decided = reply.resumedByAgent;
+        else outgoing = answerMessage(reply.answer, reply.messageId, state);
       }
-      state.working();
-      const outcome = decided ?? (await followUntilDecided(mode, resolved));
-      decided = undefined;
-      state.observe(outcome);
-      if (outcome.phase === 'completed') {
-        await mode.close();
-        return await finish(resultOf(input, state, { kind: 'task', outcome }));
-      }
-      if (!isQuestion(outcome)) throw terminalFailure(outcome, state);
-      state.ask(outcome, new Date().toISOString());
-      const reply = await waitForAnswer(ctx, () => followUntilDecided(mode!, resolved));
-      // Authorized out of band, the task may go on without a message.
-      if ('resumedByAgent' in reply) decided = reply.resumedByAgent;
-      else outgoing = answerMessage(reply.answer, reply.messageId, state);
-    }
+    });
   } catch (err) {
     if (err instanceof wf.ContinueAsNew) throw err; // the next run follows the same task, with the mode's hold on it
     if (wf.isCancellation(err)) {
       await cancelRemoteTask(state, ctx, mode, err);
-      throw err;
+      throw deadline.passed ? deadline.failure(state) : err;
     }
     const failure = delegationFailure(err, input);
+    state.keepProgress(progressIn(err));
     await mode?.close();
     state.failed(failure.message);
     throw failure;
   }
+  state.completed();
+  await wf.condition(wf.allHandlersFinished);
+  return result;
 
   /** Tracking rounds until the task decides: history grows per round only, and continues as new when long. */
   async function followUntilDecided(tracking: TrackingMode, resolved: ResolvedAgent): Promise<TrackOutcome> {
@@ -83,15 +90,9 @@ export async function delegate(input: DelegateInput): Promise<DelegateResult> {
       if (!legacy) state.announce();
       if (wf.workflowInfo().continueAsNewSuggested) {
         await wf.condition(wf.allHandlersFinished);
-        const resume = { resolved, ...state.carried(), ...tracking.carried() };
+        const resume = { resolved, ...state.carried(), ...tracking.carried(), ...deadline.carried() };
         await wf.continueAsNew<typeof delegate>({ ...input, resume });
       }
     }
-  }
-
-  async function finish(result: DelegateResult): Promise<DelegateResult> {
-    state.completed();
-    await wf.condition(wf.allHandlersFinished);
-    return result;
   }
 }

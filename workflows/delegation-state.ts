@@ -4,8 +4,8 @@
  * directly. Every change of phase (and every accepted answer) is announced to `onChange`, which
  * publishes it (search attributes, UI details, the parent's notice).
  */
-import type { Task, TaskState } from '../a2a/index.js';
-import type { TrackOutcome } from '../activities/index.js';
+import type { Part, Task, TaskState } from '../a2a/index.js';
+import type { TrackOutcome, TrackProgress } from '../activities/index.js';
 import type {
   AnswerInput,
   AnswerReceipt,
@@ -28,6 +28,8 @@ export class DelegationState {
   taskId: string | undefined;
   /** The interrupted status already answered: seeing it again is not a new question. */
   handled: StatusKey | undefined;
+  /** Questions asked so far (ids `q1`, `q2`, …). */
+  private asked: number;
   /** Answers by answer id: a repeated delivery returns the first receipt and changes nothing. */
   private readonly accepted = new Map<string, AnswerReceipt>();
   private pending: AcceptedAnswer | undefined;
@@ -52,6 +54,7 @@ export class DelegationState {
     this.taskId = resume?.taskId;
     if (showResumedTask && resume) this.status.taskId = resume.taskId;
     this.handled = resume?.handled;
+    this.asked = resume?.asked ?? this.status.rounds;
   }
 
   /** What the next run needs to go on with this delegation (continue-as-new). */
@@ -97,10 +100,29 @@ export class DelegationState {
     if (outcome.phase !== 'running' || outcome.artifacts.length > 0) this.status.artifacts = outcome.artifacts;
   }
 
+  /**
+   * What an activity had received when it failed or was cancelled (its heartbeat progress): the
+   * chunks stay visible in the status, as the text received (at most the last 16 KB of each).
+   */
+  keepProgress(progress: TrackProgress | undefined): void {
+    if (!progress?.artifacts?.length) return;
+    const known = new Set(this.status.artifacts.map((a) => a.artifactId));
+    const received = progress.artifacts
+      .filter((a) => a.text && !known.has(a.artifactId))
+      .map((a) => ({
+        artifactId: a.artifactId,
+        ...(a.name ? { name: a.name } : {}),
+        parts: [{ text: a.text } as Part],
+      }));
+    this.status.artifacts = [...this.status.artifacts, ...received];
+  }
+
   /** Publishes the agent's question; answers are accepted until one is taken. */
   ask(outcome: Pick<TrackOutcome, 'phase' | 'status' | 'statusText'>, askedAt: string): PendingQuestion {
     this.handled = outcome.status;
+    this.asked += 1;
     const question: PendingQuestion = {
+      id: `q${this.asked}`,
       taskId: this.taskId ?? '',
       state: outcome.phase === 'auth-required' ? 'TASK_STATE_AUTH_REQUIRED' : 'TASK_STATE_INPUT_REQUIRED',
       text: outcome.statusText || '(the agent asked for input without saying what it needs)',
@@ -123,6 +145,14 @@ export class DelegationState {
       return 'The answer is empty; nothing was sent. Give the text the agent asked for.';
     }
     const question = this.status.question;
+    const asked = answer.questionId;
+    if (asked !== undefined && question?.id === asked && this.pending) {
+      return `Question ${asked} of ${this.describe().toLowerCase()} was already answered; nothing was sent.`;
+    }
+    if (asked !== undefined && question?.id !== asked) {
+      const now = question ? `question ${question.id} waits now` : this.activity();
+      return `Question ${asked} of ${this.describe().toLowerCase()} no longer waits for an answer (${now}); nothing was sent. Read the status and answer the question that waits.`;
+    }
     if (!question || this.pending) {
       return `${this.describe()} is not waiting for input (${this.activity()}); nothing was sent. Check its status and answer when the agent asks.`;
     }
@@ -141,7 +171,13 @@ export class DelegationState {
     if (known) return known;
     const question = this.status.question;
     if (!question) throw new Error(this.rejectionOf(answer) ?? 'no question is pending');
-    const receipt: AnswerReceipt = { taskId: question.taskId, round: this.status.rounds + 1, answerId, messageId };
+    const receipt: AnswerReceipt = {
+      taskId: question.taskId,
+      ...(question.id ? { questionId: question.id } : {}),
+      round: this.status.rounds + 1,
+      answerId,
+      messageId,
+    };
     this.accepted.set(answerId, receipt);
     this.pending = { answer: { ...answer, answerId }, receipt };
     this.onChange(this.status);

@@ -29,6 +29,12 @@ export interface DelegateInput {
    * canceled and the delegation fails with `A2A_INPUT_TIMEOUT`. @default no deadline
    */
   inputTimeout?: Duration;
+  /**
+   * The longest the whole delegation may take, from its start to the task's end (waits for
+   * answers included). Past it the remote task is canceled and the delegation fails with
+   * `A2A_DEADLINE_EXCEEDED`. @default none: a task is followed for as long as it works
+   */
+  deadline?: Duration;
   /** Media types the caller accepts in results. */
   acceptedOutputModes?: string[];
   /** Metadata of the first message (agent-specific switches). */
@@ -67,6 +73,10 @@ export interface ResumeState {
   handled?: StatusKey;
   /** Push mode: the config registered at the agent for `taskId` (deleted when the task ends). */
   pushConfigId?: string;
+  /** How many questions the agent asked so far (question ids go on counting). */
+  asked?: number;
+  /** When the delegation's deadline passes (epoch ms, workflow time). */
+  deadlineAt?: number;
 }
 
 /** Where a delegation ended. `kind: 'message'` when the agent answered with a direct message. */
@@ -115,6 +125,8 @@ export type DelegationPhase =
   'resolving' | 'sending' | 'working' | 'waiting-for-input' | 'canceling' | 'completed' | 'canceled' | 'failed';
 
 export interface PendingQuestion {
+  /** Identifies this question within its delegation (`q1`, `q2`, …): an answer names the question it answers. */
+  id?: string;
   taskId: string;
   state: 'TASK_STATE_INPUT_REQUIRED' | 'TASK_STATE_AUTH_REQUIRED';
   /** The agent's question, as text. */
@@ -172,6 +184,12 @@ export interface AnswerInput {
   parts?: Part[];
   /** Answer this task only (needed by coordinators with several delegations); rejected if it is not the one waiting. */
   taskId?: string;
+  /**
+   * The question this answers (`PendingQuestion.id`, from the status the caller read): refused
+   * when that question no longer waits, so a late or repeated answer never answers the next
+   * question. Without it the answer goes to whatever question waits.
+   */
+  questionId?: string;
   /** Idempotency key: the same answer id is applied once, however often it is delivered. */
   answerId?: string;
 }
@@ -179,6 +197,8 @@ export interface AnswerInput {
 /** What the `answer` update returns once the answer is accepted. */
 export interface AnswerReceipt {
   taskId: string;
+  /** The question answered. */
+  questionId?: string;
   /** 1 for the first answer of this delegation. */
   round: number;
   answerId: string;

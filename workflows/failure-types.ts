@@ -19,6 +19,8 @@ export const FailureType = {
   credentialMissing: 'A2A_CREDENTIAL_MISSING',
   /** The agent could not be reached within the configured time. */
   agentUnreachable: 'A2A_AGENT_UNREACHABLE',
+  /** The delegation's deadline passed before the task ended; the remote task was canceled. */
+  deadlineExceeded: 'A2A_DEADLINE_EXCEEDED',
   /** The task's artifacts are too large to travel through Temporal history. */
   resultTooLarge: 'A2A_RESULT_TOO_LARGE',
   /** The delegation was given nothing to send. */

@@ -95,11 +95,19 @@ export class ReleaseState {
     if (waiting.length === 0) {
       return `${release} has no question waiting for an answer (phase: ${this.status.phase}); nothing was sent.`;
     }
-    if (answer.taskId) {
-      return waiting.some((q) => q.taskId === answer.taskId)
-        ? undefined
-        : `No delegation of ${release.toLowerCase()} waits on task ${answer.taskId} (waiting: ${describe(waiting)}); nothing was sent.`;
+    if (answer.taskId && !waiting.some((q) => q.taskId === answer.taskId)) {
+      return `No delegation of ${release.toLowerCase()} waits on task ${answer.taskId} (waiting: ${describe(waiting)}); nothing was sent.`;
     }
+    if (answer.questionId !== undefined) {
+      const matches = waiting.filter(
+        (q) => q.id === answer.questionId && (!answer.taskId || q.taskId === answer.taskId),
+      );
+      if (matches.length === 0) {
+        return `Question ${answer.questionId} of ${release.toLowerCase()} no longer waits for an answer (waiting: ${describe(waiting)}); nothing was sent. Read the status and answer the question that waits.`;
+      }
+      if (matches.length === 1) return undefined;
+    }
+    if (answer.taskId) return undefined;
     if (waiting.length > 1) {
       return `${waiting.length} delegations of ${release.toLowerCase()} wait for an answer (${describe(waiting)}); nothing was sent. Answer one of them with --task <taskId>.`;
     }
@@ -108,7 +116,11 @@ export class ReleaseState {
 
   /** The question an accepted answer goes to (call after {@link answerRejection} said yes). */
   route(answer: AnswerInput): ReleaseQuestion | undefined {
-    return answer.taskId ? this.status.questions.find((q) => q.taskId === answer.taskId) : this.status.questions[0];
+    return this.status.questions.find(
+      (q) =>
+        (!answer.taskId || q.taskId === answer.taskId) &&
+        (answer.questionId === undefined || q.id === answer.questionId),
+    );
   }
 
   receiptFor(answerId: string): ReleaseAnswerReceipt | undefined {
@@ -152,7 +164,9 @@ export class ReleaseState {
 }
 
 function describe(questions: ReleaseQuestion[]): string {
-  return questions.map((q) => `${q.label}: task ${q.taskId} — "${shorten(q.text)}"`).join('; ');
+  return questions
+    .map((q) => `${q.label}: task ${q.taskId}${q.id ? ` question ${q.id}` : ''} — "${shorten(q.text)}"`)
+    .join('; ');
 }
 
 function shorten(text: string): string {

@@ -151,5 +151,7 @@ export interface ReleaseAnswerReceipt {
   label: string;
   workflowId: string;
   taskId: string;
+  /** The question answered, within its delegation. */
+  questionId?: string;
   answerId: string;
 }

@@ -5,6 +5,7 @@
  * the report and waits for an approval.
  */
 import {
+  ApplicationFailure,
   allHandlersFinished,
   CancellationScope,
   condition,
@@ -29,6 +30,8 @@ import {
   releaseAnswerUpdate,
   releaseStatusQuery,
 } from './messages.js';
+import { InvalidDurationError, optionalDurationMs } from './durations.js';
+import { FailureType } from './failure-types.js';
 import { buildReleaseReport, type DelegationOutcome } from './release-report.js';
 import { ReleaseState } from './release-state.js';
 import type {
@@ -46,6 +49,7 @@ import { ReleasePublisher } from './release-ui.js';
 export const SORT_REQUEST = 'Sort the fix suggestions by risk, highest first.';
 
 export async function release(input: ReleaseInput): Promise<ReleaseResult> {
+  const approvalTimeoutMs = checkedDurations(input);
   const releaseId = workflowInfo().workflowId;
   const state = new ReleaseState(input, releaseId);
   const ui = new ReleasePublisher();
@@ -61,13 +65,20 @@ export async function release(input: ReleaseInput): Promise<ReleaseResult> {
     const known = state.receiptFor(answerId);
     if (known) return known;
     const question = state.route(answer)!;
-    const receipt = { label: question.label, workflowId: question.workflowId, taskId: question.taskId, answerId };
+    const receipt = {
+      label: question.label,
+      workflowId: question.workflowId,
+      taskId: question.taskId,
+      ...(question.id ? { questionId: question.id } : {}),
+      answerId,
+    };
     state.answered(receipt); // before the await: a second answer cannot be routed to the same question
     publish();
     await getExternalWorkflowHandle(question.workflowId).signal(answerSignal, {
       text: answer.text,
       parts: answer.parts,
       taskId: question.taskId,
+      ...(question.id ? { questionId: question.id } : {}),
       answerId,
     });
     return receipt;
@@ -133,8 +144,8 @@ export async function release(input: ReleaseInput): Promise<ReleaseResult> {
     }
     state.setPhase('awaiting-approval');
     publish();
-    const decided = input.approvalTimeout
-      ? await condition(() => state.status.decision !== undefined, input.approvalTimeout)
+    const decided = approvalTimeoutMs
+      ? await condition(() => state.status.decision !== undefined, approvalTimeoutMs)
       : await condition(() => state.status.decision !== undefined).then(() => true);
     if (!decided) {
       state.status.decision = {
@@ -244,4 +255,22 @@ function failureOf(err: unknown): { type?: string; message: string; state?: Task
 
 function rejectWith(reason: string | undefined): void {
   if (reason) throw new Error(reason);
+}
+
+/**
+ * The release's own durations, checked before anything starts.
+ *
+ * @throws ApplicationFailure `A2A_INVALID_INPUT` naming the setting (never a workflow task failing forever).
+ */
+function checkedDurations(input: ReleaseInput): number | undefined {
+  try {
+    optionalDurationMs(input.inputTimeout, 'inputTimeout');
+    return optionalDurationMs(input.approvalTimeout, 'approvalTimeout');
+  } catch (err) {
+    if (!(err instanceof InvalidDurationError)) throw err;
+    throw ApplicationFailure.nonRetryable(
+      `${err.message} Nothing was started; start the release again with a valid value.`,
+      FailureType.invalidInput,
+    );
+  }
 }

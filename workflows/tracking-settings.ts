@@ -26,6 +26,8 @@ export interface TrackingSettings {
   pushSafetyNetMs: number;
   /** The user's deadline for an answer, if any. */
   inputTimeoutMs?: number;
+  /** The user's deadline for the whole delegation, if any. */
+  deadlineMs?: number;
 }
 
 /**
@@ -33,7 +35,9 @@ export interface TrackingSettings {
  *
  * @throws ApplicationFailure `A2A_INVALID_INPUT` (non-retryable) naming the setting that is wrong.
  */
-export function trackingSettings(input: Pick<DelegateInput, 'tracking' | 'inputTimeout'>): TrackingSettings {
+export function trackingSettings(
+  input: Pick<DelegateInput, 'tracking' | 'inputTimeout' | 'deadline'>,
+): TrackingSettings {
   const o = { ...TRACKING_DEFAULTS, ...input.tracking };
   try {
     const settings: TrackingSettings = {
@@ -45,7 +49,12 @@ export function trackingSettings(input: Pick<DelegateInput, 'tracking' | 'inputT
       pushSafetyNetMs: durationMs(o.pushSafetyNetInterval, 'tracking.pushSafetyNetInterval'),
     };
     const inputTimeoutMs = optionalDurationMs(input.inputTimeout, 'inputTimeout');
-    return { ...settings, ...(inputTimeoutMs === undefined ? {} : { inputTimeoutMs }) };
+    const deadlineMs = optionalDurationMs(input.deadline, 'deadline');
+    return {
+      ...settings,
+      ...(inputTimeoutMs === undefined ? {} : { inputTimeoutMs }),
+      ...(deadlineMs === undefined ? {} : { deadlineMs }),
+    };
   } catch (err) {
     if (!(err instanceof InvalidDurationError)) throw err;
     throw ApplicationFailure.nonRetryable(

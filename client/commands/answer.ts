@@ -1,5 +1,11 @@
 import type { Command } from 'commander';
-import { answerUpdate, releaseAnswerUpdate } from '../../workflows/index.js';
+import {
+  answerUpdate,
+  delegationStatusQuery,
+  releaseAnswerUpdate,
+  releaseStatusQuery,
+  type PendingQuestion,
+} from '../../workflows/index.js';
 import { usageError } from '../cli-error.js';
 import { withConnectionOptions, withContext, type GlobalOptions } from '../context.js';
 import { updateOrExplain } from '../update-errors.js';
@@ -18,7 +24,16 @@ export function registerAnswerCommand(program: Command): void {
       await withContext(opts, async (context) => {
         const target = await findTarget(context, id);
         if (!target.running) throw endedError(target, 'nothing was sent');
-        const answer = { text, taskId: opts.task };
+        // The answer names the question it answers, as the status shows it now: if that question
+        // is answered meanwhile (by a second `answer`, say), the workflow refuses this one instead
+        // of taking it as the answer to the agent's next question.
+        const waiting: PendingQuestion[] =
+          target.kind === 'release'
+            ? (await target.handle.query(releaseStatusQuery)).questions
+            : [(await target.handle.query(delegationStatusQuery)).question].flatMap((q) => (q ? [q] : []));
+        const question = waiting.filter((q) => !opts.task || q.taskId === opts.task);
+        const questionId = question.length === 1 ? question[0]!.id : undefined;
+        const answer = { text, taskId: opts.task ?? (questionId ? question[0]!.taskId : undefined), questionId };
         let receipt: object;
         let to: string;
         if (target.kind === 'release') {

@@ -9,6 +9,8 @@ import {
   checkAgentNames,
   cliRegistry,
   parseMode,
+  parseDurationFlag,
+  parseIdFlag,
   readableId,
   readJsonFile,
   taskQueueOf,
@@ -24,6 +26,7 @@ interface DelegateOptions extends GlobalOptions {
   mode?: string;
   data?: string;
   inputTimeout?: string;
+  deadline?: string;
   agentsFile?: string;
   taskQueue?: string;
   id?: string;
@@ -34,11 +37,21 @@ export function registerDelegateCommand(program: Command): void {
   withConnectionOptions(program.command('delegate <text...>'))
     .description('one durable delegation to any A2A agent: send, follow, answer its questions, collect the artifacts')
     .requiredOption('--agent <name|url>', 'agent name from the agents file, or its URL')
-    .option('--context <contextId>', 'continue this conversation (follow-up)')
-    .option('--ref <taskId...>', 'earlier tasks this request refers to')
+    .option('--context <contextId>', 'continue this conversation (follow-up)', (v: string) =>
+      parseIdFlag(v, '--context'),
+    )
+    .option(
+      '--ref <taskId>',
+      'an earlier task this request refers to (repeat for several)',
+      (v: string, earlier: string[] = []) => [...earlier, parseIdFlag(v, '--ref')],
+    )
     .option('--mode <mode>', 'auto, stream, poll or push', 'auto')
     .option('--data <file>', 'attach a JSON file as a data part (e.g. a package.json)')
     .option('--input-timeout <duration>', 'give up on a question after this long, e.g. "30 minutes"')
+    .option(
+      '--deadline <duration>',
+      'give up (and cancel the remote task) when the whole delegation takes longer, e.g. "2 hours"',
+    )
     .option('--agents-file <file>', 'check the agent name against this agents file')
     .option('--task-queue <name>', "the workers' task queue (env A2A_TASK_QUEUE, default a2a-temporal)")
     .option('--id <workflowId>', 'workflow id (default: delegate-<agent>-<random>)')
@@ -59,7 +72,8 @@ export function registerDelegateCommand(program: Command): void {
         contextId: opts.context,
         referenceTaskIds: opts.ref,
         mode: parseMode(opts.mode),
-        inputTimeout: opts.inputTimeout as DelegateInput['inputTimeout'],
+        inputTimeout: parseDurationFlag(opts.inputTimeout, '--input-timeout'),
+        deadline: parseDurationFlag(opts.deadline, '--deadline'),
       };
       await withContext(opts, async (context) => {
         const taskQueue = taskQueueOf(opts.taskQueue);

@@ -7,6 +7,7 @@ import { interactiveHandlers } from '../interactive.js';
 import {
   checkAgentNames,
   cliRegistry,
+  parseDurationFlag,
   parseMode,
   readableId,
   readJsonFile,
@@ -71,8 +72,8 @@ export function registerReleaseCommand(program: Command): void {
         compat: { agent: opts.compat },
         checks,
         mode: parseMode(opts.mode),
-        inputTimeout: opts.inputTimeout as ReleaseInput['inputTimeout'],
-        approvalTimeout: opts.approvalTimeout as ReleaseInput['approvalTimeout'],
+        inputTimeout: parseDurationFlag(opts.inputTimeout, '--input-timeout'),
+        approvalTimeout: parseDurationFlag(opts.approvalTimeout, '--approval-timeout'),
       };
       await withContext(opts, async (context) => {
         const taskQueue = taskQueueOf(opts.taskQueue);

@@ -68,10 +68,11 @@ export function pushMode(ctx: ModeContext, notices: PushNotices): TrackingMode {
         notices.clear(); // from here on, a delivery is about this message
         const sent = await sendAndAdopt(ctx, message);
         if (sent.kind === 'message') return sent;
-        const { task } = sent.outcome;
+        const { task, phase } = sent.outcome;
         // After an answer the config is in place: a delivery will say when the task moves on.
         readAtOnce = config?.taskId !== task.id || !isStillWorking(task.status, state.handled);
-        if (config?.taskId !== task.id) await register(task.id);
+        const ended = phase !== 'running' && phase !== 'input-required' && phase !== 'auth-required';
+        if (config?.taskId !== task.id && !ended) await register(task.id);
         return sent;
       }),
 

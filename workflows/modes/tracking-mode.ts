@@ -36,9 +36,12 @@ export interface ModeContext {
   name: string;
   /** True while replaying a run started before 0.2 (see delegate.ts): keep its command sequence. */
   legacy: boolean;
+  /** A stream turn's message while the agent has not named its task: a cancellation looks the task up by it. */
+  inFlight?: Message;
 }
 
 /** The round settings every tracking activity takes. */
 export function roundSettings({ settings }: ModeContext) {
-  return { roundMs: settings.roundMs, pollInitialMs: settings.pollInitialMs, pollMaxMs: settings.pollMaxMs };
+  const { roundMs, pollInitialMs, pollMaxMs, unreachableMs } = settings;
+  return { roundMs, pollInitialMs, pollMaxMs, unreachableMs };
 }

@@ -137,7 +137,7 @@ describe('the release coordinator', () => {
       expect(
         await updateRejection(handle.executeUpdate(releaseAnswerUpdate, { args: [{ text: 'Node.js 24' }] })),
       ).toMatch(
-        /^2 delegations of release \S+ wait for an answer \(compat: task \S+ — ".*"; compat-staging: task \S+ — ".*"\); nothing was sent\. Answer one of them with --task <taskId>\.$/,
+        /^2 delegations of release \S+ wait for an answer \(compat: task \S+ question q1 — ".*"; compat-staging: task \S+ question q1 — ".*"\); nothing was sent\. Answer one of them with --task <taskId>\.$/,
       );
       const staging = questions.find((q) => q.label === 'compat-staging')!;
       const receipt = await handle.executeUpdate(releaseAnswerUpdate, {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decide } from '../../../activities/track-task.js';
+import { phaseOf } from '../../../activities/track-task.js';
 import { isSameStatus, messageText, statusKeyOf } from '../../../activities/task-view.js';
 import type { TaskStatus } from '../../../a2a/index.js';
 
@@ -17,21 +17,21 @@ describe('tracking decisions', () => {
       ['TASK_STATE_REJECTED', 'rejected'],
       ['TASK_STATE_CANCELED', 'canceled'],
     ] as const) {
-      expect(decide({ state } as TaskStatus, undefined)).toBe(phase);
+      expect(phaseOf({ state } as TaskStatus, undefined)).toBe(phase);
     }
   });
 
   it('keeps going while the task is submitted or working', () => {
-    expect(decide({ state: 'TASK_STATE_WORKING' } as TaskStatus, undefined)).toBeUndefined();
-    expect(decide({ state: 'TASK_STATE_SUBMITTED' } as TaskStatus, undefined)).toBeUndefined();
+    expect(phaseOf({ state: 'TASK_STATE_WORKING' } as TaskStatus, undefined)).toBeUndefined();
+    expect(phaseOf({ state: 'TASK_STATE_SUBMITTED' } as TaskStatus, undefined)).toBeUndefined();
   });
 
   it('does not ask the same question twice: the answered status is not a new question', () => {
     const handled = statusKeyOf(asked);
-    expect(decide(asked, undefined)).toBe('input-required');
-    expect(decide(asked, handled)).toBeUndefined();
+    expect(phaseOf(asked, undefined)).toBe('input-required');
+    expect(phaseOf(asked, handled)).toBeUndefined();
     const next = { ...asked, message: { ...asked.message!, messageId: 'q2' } } as TaskStatus;
-    expect(decide(next, handled)).toBe('input-required');
+    expect(phaseOf(next, handled)).toBe('input-required');
   });
 
   it('tells statuses apart by timestamp when the agent sends no status message', () => {

@@ -47,7 +47,7 @@ describe('DelegationState', () => {
   it('accepts one answer per question and counts the round when it is taken', () => {
     const state = waitingState();
     const receipt = state.accept({ text: 'Node.js 24' }, 'a1', 'm1');
-    expect(receipt).toEqual({ taskId: 'T1', round: 1, answerId: 'a1', messageId: 'm1' });
+    expect(receipt).toEqual({ taskId: 'T1', questionId: 'q1', round: 1, answerId: 'a1', messageId: 'm1' });
     expect(state.answered).toBe(true);
     expect(state.rejectionOf({ text: 'Node.js 22' })).toMatch(/not waiting for input/);
     const taken = state.takeAnswer();
@@ -66,5 +66,54 @@ describe('DelegationState', () => {
     // still the same receipt after the round moved on, and no second answer is pending
     expect(state.accept({ text: 'again', answerId: 'a1' }, 'a1', 'm3')).toBe(first);
     expect(state.answered).toBe(false);
+  });
+
+  it('binds an answer to the question it names: a late duplicate never answers the next question', () => {
+    const state = waitingState();
+    expect(state.status.question?.id).toBe('q1');
+    state.accept({ text: 'Node.js 22', questionId: 'q1' }, 'a1', 'm1');
+    expect(state.rejectionOf({ text: 'Node.js 22', questionId: 'q1' })).toMatch(
+      /^Question q1 of the delegation to compat was already answered; nothing was sent\./,
+    );
+    state.takeAnswer();
+    state.ask(
+      {
+        phase: 'input-required',
+        status: { state: 'TASK_STATE_INPUT_REQUIRED', messageId: 'q2m' },
+        statusText: 'npm or pnpm?',
+      },
+      '2026-11-30T12:01:00.000Z',
+    );
+    expect(state.status.question?.id).toBe('q2');
+    expect(state.rejectionOf({ text: 'Node.js 22', questionId: 'q1' })).toMatch(
+      /Question q1 .* \(question q2 waits now\)/,
+    );
+    expect(state.rejectionOf({ text: 'pnpm', questionId: 'q2' })).toBeUndefined();
+  });
+
+  it('goes on counting questions across continue-as-new', () => {
+    const state = waitingState();
+    state.accept({ text: '24' }, 'a1', 'm1');
+    state.takeAnswer();
+    const next = new DelegationState({ agent: 'compat' }, 'C1', undefined, {
+      resolved: undefined as never,
+      ...state.carried(),
+    });
+    next.ask({ phase: 'input-required', status: { state: 'TASK_STATE_INPUT_REQUIRED' }, statusText: 'more?' }, 'now');
+    expect(next.status.question?.id).toBe('q2');
+  });
+
+  it('keeps the chunks a failed round had received visible as text', () => {
+    const state = waitingState();
+    state.keepProgress({
+      taskId: 'T1',
+      events: 3,
+      artifacts: [
+        { artifactId: 'report', name: 'report.md', parts: 2, lastChunk: false, text: '# Report\nsharp: high' },
+      ],
+    });
+    expect(state.status.artifacts).toEqual([
+      { artifactId: 'report', name: 'report.md', parts: [{ text: '# Report\nsharp: high' }] },
+    ]);
   });
 });

@@ -1,0 +1,37 @@
+/**
+ * Heartbeats: how Temporal learns within seconds that a worker died (the attempt is retried
+ * elsewhere) and how an activity hears that it was cancelled. Every activity of a delegation
+ * heartbeats from the moment its request leaves, so a slow agent is never mistaken for a dead
+ * worker (which would send the same message again).
+ */
+import { Context } from '@temporalio/activity';
+
+/** Nothing in the first QUIET_MS: a call that ends that fast needs no heartbeat (a retry finds its work by message id). */
+const QUIET_MS = 250;
+
+export interface Heartbeats {
+  /** Heartbeats now (the SDK throttles it), e.g. on every event of a stream. */
+  beat(): void;
+  stop(): void;
+}
+
+/** Heartbeats `details()` on a timer well inside the heartbeat timeout, and on every {@link Heartbeats.beat}. */
+export function heartbeating(details: () => unknown = () => undefined): Heartbeats {
+  const context = Context.current();
+  const quietUntil = Date.now() + QUIET_MS;
+  const beat = () => {
+    if (Date.now() >= quietUntil) context.heartbeat(details());
+  };
+  const timer = setInterval(beat, Math.max(200, Math.min(1_000, (context.info.heartbeatTimeoutMs ?? 3_000) / 3)));
+  return { beat, stop: () => clearInterval(timer) };
+}
+
+/** Runs one call (a request or two) with heartbeats while it is in flight. */
+export async function whileHeartbeating<T>(fn: () => Promise<T>, details?: () => unknown): Promise<T> {
+  const heartbeats = heartbeating(details ?? (() => Context.current().info.heartbeatDetails));
+  try {
+    return await fn();
+  } finally {
+    heartbeats.stop();
+  }
+}

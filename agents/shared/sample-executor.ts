@@ -39,7 +39,8 @@ export class SampleAgentExecutor implements AgentExecutor {
     this.contextIds.set(taskId, contextId);
     const turn = new TaskTurn(requestContext, eventBus, this.defaults, controller.signal);
     try {
-      await this.run(turn);
+      // `ackDelayMs`: nothing is published before it passes, so the send is acknowledged late.
+      if (await turn.delay(turn.settings.ackDelayMs)) await this.run(turn);
       if (!turn.settled) turn.fail('Internal error: the agent ended its turn without a result.');
     } finally {
       // A canceled or superseded turn no longer owns the task's entries.

@@ -29,6 +29,8 @@ export interface TurnSettings {
   scenario: Scenario | undefined;
   workDelayMs: number;
   chunkDelayMs: number;
+  /** Wait before the turn's first event (a slow acknowledgement); 0 unless a message sets it. */
+  ackDelayMs: number;
 }
 
 export interface DelayDefaults {
@@ -48,16 +50,19 @@ export function resolveTurnSettings(conversation: readonly Message[], defaults: 
   let scenario: Scenario | undefined;
   let workDelayMs: number | undefined;
   let chunkDelayMs: number | undefined;
+  let ackDelayMs: number | undefined;
   for (const message of conversation) {
     if (message.role !== Role.ROLE_USER) continue;
     scenario = scenarioOf(message) ?? scenario;
     workDelayMs = metadataDelay(message, 'workDelayMs') ?? workDelayMs;
     chunkDelayMs = metadataDelay(message, 'chunkDelayMs') ?? chunkDelayMs;
+    ackDelayMs = metadataDelay(message, 'ackDelayMs') ?? ackDelayMs;
   }
   return {
     scenario,
     workDelayMs: workDelayMs ?? defaults.workDelayMs,
     chunkDelayMs: chunkDelayMs ?? (scenario === 'slow' ? SLOW_CHUNK_DELAY_MS : defaults.chunkDelayMs),
+    ackDelayMs: ackDelayMs ?? 0,
   };
 }
 

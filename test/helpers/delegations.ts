@@ -1,7 +1,8 @@
 /** Helpers for tests that run `delegate` workflows against the sample agents. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Client, WorkflowHandle } from '@temporalio/client';
+import { WorkflowFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { expect } from 'vitest';
 import type { Part } from '../../a2a/index.js';
 import { AgentRegistry } from '../../activities/index.js';
 import { packageRoot } from '../../platform/paths.js';
@@ -73,4 +74,16 @@ export function waitForQuestion(handle: WorkflowHandle, after?: PendingQuestion)
 
 export function statusOf(handle: WorkflowHandle): Promise<DelegationStatus> {
   return handle.query(delegationStatusQuery);
+}
+
+/** The cause of a delegation's failure (a test failure when the delegation did not fail). */
+export async function failureOf(
+  handle: WorkflowHandle,
+): Promise<{ type?: string; name?: string; message: string; nonRetryable?: boolean }> {
+  const error = await handle.result().then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  expect(error, `${handle.workflowId} ends with a failure`).toBeInstanceOf(WorkflowFailedError);
+  return (error as WorkflowFailedError).cause as { type?: string; name?: string; message: string };
 }

@@ -112,6 +112,18 @@ describe('SampleAgentExecutor', () => {
     expect(events).toHaveLength(published);
   });
 
+  it('publishes nothing before ackDelayMs has passed (a slow acknowledgement)', async () => {
+    const executor = new SampleAgentExecutor(streamThree, { workDelayMs: 0, chunkDelayMs: 0 });
+    const { bus, events } = recordingBus();
+    const run = executor.execute(context(userMessage({ ackDelayMs: 500 })), bus);
+    await vi.advanceTimersByTimeAsync(499);
+    expect(events).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(events[0]?.kind).toBe('task');
+    await vi.runAllTimersAsync();
+    await run;
+  });
+
   it('replies with a message and no task in the message scenario', async () => {
     const executor = new SampleAgentExecutor(streamThree, { workDelayMs: 0, chunkDelayMs: 0 });
     const { bus, events } = recordingBus();

@@ -11,7 +11,11 @@ function message(role: Role, metadata?: Record<string, unknown>, messageId = 'm'
 
 describe('resolveTurnSettings', () => {
   it('uses the agent defaults when no message sets a switch', () => {
-    expect(resolveTurnSettings([message(Role.ROLE_USER)], defaults)).toEqual({ scenario: undefined, ...defaults });
+    expect(resolveTurnSettings([message(Role.ROLE_USER)], defaults)).toEqual({
+      scenario: undefined,
+      ...defaults,
+      ackDelayMs: 0,
+    });
   });
 
   it('keeps a scenario from an earlier turn and lets a later one replace it', () => {
@@ -42,6 +46,13 @@ describe('resolveTurnSettings', () => {
   it('reads delay overrides, numeric strings included, and ignores invalid ones', () => {
     const settings = resolveTurnSettings([message(Role.ROLE_USER, { workDelayMs: '0', chunkDelayMs: -4 })], defaults);
     expect(settings).toMatchObject({ workDelayMs: 0, chunkDelayMs: 150 });
+  });
+
+  it('reads ackDelayMs (a slow acknowledgement) from any user message, 0 when none sets it', () => {
+    const first = message(Role.ROLE_USER, { ackDelayMs: 250 });
+    expect(resolveTurnSettings([first], defaults).ackDelayMs).toBe(250);
+    expect(resolveTurnSettings([first, message(Role.ROLE_USER)], defaults).ackDelayMs).toBe(250);
+    expect(resolveTurnSettings([first, message(Role.ROLE_USER, { ackDelayMs: 0 })], defaults).ackDelayMs).toBe(0);
   });
 
   it('maps the TCK messageId prefixes to scenarios', () => {

@@ -1,5 +1,5 @@
 import { Context } from '@temporalio/activity';
-import { TaskNotCancelableError, TaskNotFoundError, type Message, type Task } from '../a2a/index.js';
+import { TaskNotCancelableError, TaskNotFoundError, type A2AClient, type Message, type Task } from '../a2a/index.js';
 import type { AgentRef } from '../workflows/delegation-types.js';
 import { clientFor, type ActivityDeps } from './deps.js';
 import { asActivity } from './failures.js';
@@ -28,7 +28,7 @@ export async function cancelTask(
     whileHeartbeating(async () => {
       const client = clientFor(deps, agent);
       const signal = Context.current().cancellationSignal;
-      const id = taskId ?? (sent ? (await findSentTask(client, sent, signal))?.id : undefined);
+      const id = taskId ?? (sent ? await lookUp(client, sent, signal) : undefined);
       if (!id) return undefined;
       try {
         return withinPayloadLimit(withoutArtifacts(await client.cancelTask({ id }, { signal })), agent.name, id);
@@ -41,6 +41,22 @@ export async function cancelTask(
       }
     }),
   );
+}
+
+/** How long a cancellation looks for the task of a message the agent had not acknowledged yet. */
+const LOOKUP_MS = 15_000;
+
+/**
+ * The task `sent` created. An agent slow to acknowledge may create it only after we stopped
+ * listening, so it is looked for again for a while before we conclude there is none.
+ */
+async function lookUp(client: A2AClient, sent: Message, signal: AbortSignal): Promise<string | undefined> {
+  const until = Date.now() + LOOKUP_MS;
+  for (let pause = 250; ; pause = Math.min(pause * 2, 2_000)) {
+    const found = await findSentTask(client, sent, signal);
+    if (found || Date.now() + pause > until) return found?.id;
+    await Context.current().sleep(pause);
+  }
 }
 
 /** The workflow needs the task's final state, not its content. */

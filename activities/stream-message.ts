@@ -8,7 +8,7 @@ import { withinPayloadLimit } from './payload-limit.js';
 import { isTransient, Reachability } from './reachability.js';
 import { findSentTask } from './send-message.js';
 import { TaskView, type TrackOutcome, type TrackProgress } from './task-outcome.js';
-import { followStream, progressOf, StreamEndedEarly, type RoundSettings } from './track-task.js';
+import { followStream, progressOf, StreamEndedEarly, withReachability, type RoundSettings } from './track-task.js';
 
 export interface StreamMessageInput extends RoundSettings {
   agent: AgentRef;
@@ -34,7 +34,11 @@ export async function streamMessage(deps: ActivityDeps, input: StreamMessageInpu
   const context = Context.current();
   const resumed = context.info.heartbeatDetails as TrackProgress | undefined;
   const view = new TaskView(resumed?.taskId ?? '', resumed);
-  const reach = new Reachability(input.agent.name, input.unreachableMs ?? 120_000, resumed?.unreachableSince);
+  const reach = new Reachability(
+    input.agent.name,
+    input.unreachableMs ?? 120_000,
+    resumed?.unreachableSince ?? input.unreachableSince,
+  );
   // On cancellation the workflow learns the task id (and what was received) from the failure's details.
   return asActivity(
     input.agent.name,
@@ -67,7 +71,8 @@ export async function streamMessage(deps: ActivityDeps, input: StreamMessageInpu
           try {
             const end = await followStream(follower, opening);
             if (end.kind === 'message') return end;
-            return withinPayloadLimit({ kind: 'task' as const, ...end.outcome }, input.agent.name, view.task.id);
+            const outcome = withReachability(end.outcome, reach);
+            return withinPayloadLimit({ kind: 'task' as const, ...outcome }, input.agent.name, view.task.id);
           } catch (err) {
             // Before the task was named we cannot tell whether the agent got the message: look before sending again.
             if (view.task.id || !(isTransient(err) || err instanceof StreamEndedEarly)) throw err;

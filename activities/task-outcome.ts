@@ -32,6 +32,8 @@ export interface TrackOutcome {
   statusText: string;
   /** Artifacts with every chunk applied. */
   artifacts: Artifact[];
+  /** Set when the round ended while the agent did not answer: since when (epoch ms), so the next round goes on counting. */
+  unreachableSince?: number;
 }
 
 /** One artifact as the tracker has it so far (heartbeat details; `watch` prints `text` as it grows). */

@@ -26,6 +26,8 @@ export interface RoundSettings {
   pollMaxMs: number;
   /** Fail with A2A_AGENT_UNREACHABLE once the agent has not answered at all for this long. @default 120_000 */
   unreachableMs?: number;
+  /** The agent has not answered since then (epoch ms): the previous round ended in silence. */
+  unreachableSince?: number;
   /** Stream mode: with no event for this long, check the task with GetTask and subscribe again. @default 30_000 */
   idleMs?: number;
 }
@@ -48,7 +50,11 @@ export async function trackTask(deps: ActivityDeps, input: TrackTaskInput): Prom
   const context = Context.current();
   const resumed = context.info.heartbeatDetails as TrackProgress | undefined;
   const view = new TaskView(input.taskId, resumed);
-  const reach = new Reachability(input.agent.name, input.unreachableMs ?? 120_000, resumed?.unreachableSince);
+  const reach = new Reachability(
+    input.agent.name,
+    input.unreachableMs ?? 120_000,
+    resumed?.unreachableSince ?? input.unreachableSince,
+  );
   return asActivity(
     input.agent.name,
     async () => {
@@ -60,13 +66,18 @@ export async function trackTask(deps: ActivityDeps, input: TrackTaskInput): Prom
         // A subscription or a read never answers with a direct reply: that only ends a send.
         if (end.kind === 'message')
           throw new InvalidResponseError('The agent answered a subscription with a message.', {});
-        return withinPayloadLimit(end.outcome, input.agent.name, input.taskId);
+        return withinPayloadLimit(withReachability(end.outcome, reach), input.agent.name, input.taskId);
       } finally {
         heartbeats.stop();
       }
     },
     () => progressOf(view, reach),
   );
+}
+
+/** A round's outcome, with the silence it ended in (if it did). */
+export function withReachability(outcome: TrackOutcome, reach: Reachability): TrackOutcome {
+  return reach.since === undefined ? outcome : { ...outcome, unreachableSince: reach.since };
 }
 
 /** The heartbeat details: what was seen, and since when the agent has not answered. */

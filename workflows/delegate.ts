@@ -68,8 +68,9 @@ export async function delegate(input: DelegateInput): Promise<DelegateResult> {
   } catch (err) {
     if (err instanceof wf.ContinueAsNew) throw err; // the next run follows the same task, with the mode's hold on it
     if (wf.isCancellation(err)) {
+      const expired = deadline.passed ? deadline.failure(state) : undefined; // says where the task was before the cancel
       await cancelRemoteTask(state, ctx, mode, err);
-      throw deadline.passed ? deadline.failure(state) : err;
+      throw expired ?? err;
     }
     const failure = delegationFailure(err, input);
     state.keepProgress(progressIn(err));

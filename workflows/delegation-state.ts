@@ -30,6 +30,8 @@ export class DelegationState {
   handled: StatusKey | undefined;
   /** Questions asked so far (ids `q1`, `q2`, …). */
   private asked: number;
+  /** The last round ended while the agent did not answer, since then (epoch ms): the next round goes on counting. */
+  unreachableSince: number | undefined;
   /** Answers by answer id: a repeated delivery returns the first receipt and changes nothing. */
   private readonly accepted = new Map<string, AnswerReceipt>();
   private pending: AcceptedAnswer | undefined;
@@ -55,6 +57,7 @@ export class DelegationState {
     if (showResumedTask && resume) this.status.taskId = resume.taskId;
     this.handled = resume?.handled;
     this.asked = resume?.asked ?? this.status.rounds;
+    this.unreachableSince = resume?.unreachableSince;
   }
 
   /** What the next run needs to go on with this delegation (continue-as-new). */
@@ -96,6 +99,7 @@ export class DelegationState {
    * visible: an outcome without any (a running read in push mode) does not clear them.
    */
   observe(outcome: TrackOutcome): void {
+    this.unreachableSince = outcome.unreachableSince;
     this.status.state = outcome.task.status.state;
     if (outcome.phase !== 'running' || outcome.artifacts.length > 0) this.status.artifacts = outcome.artifacts;
   }
@@ -231,7 +235,8 @@ export class DelegationState {
     switch (phase) {
       case 'resolving':
       case 'sending':
-        return this.pending ? 'it is sending the answer it already got' : 'it is still sending its request';
+        if (this.pending) return 'it is sending the answer it already got';
+        return this.status.rounds > 0 ? 'it is sending an answer' : 'it is still sending its request';
       case 'working':
       case 'waiting-for-input':
         return taskId ? `the agent is working on task ${taskId}` : 'the agent is working on its request';

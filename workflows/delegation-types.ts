@@ -77,6 +77,8 @@ export interface ResumeState {
   asked?: number;
   /** When the delegation's deadline passes (epoch ms, workflow time). */
   deadlineAt?: number;
+  /** The agent has not answered since then (epoch ms, the worker's clock). */
+  unreachableSince?: number;
 }
 
 /** Where a delegation ended. `kind: 'message'` when the agent answered with a direct message. */

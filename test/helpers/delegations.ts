@@ -79,7 +79,7 @@ export function statusOf(handle: WorkflowHandle): Promise<DelegationStatus> {
 /** The cause of a delegation's failure (a test failure when the delegation did not fail). */
 export async function failureOf(
   handle: WorkflowHandle,
-): Promise<{ type?: string; name?: string; message: string; nonRetryable?: boolean }> {
+): Promise<{ type?: string; name?: string; message: string; nonRetryable?: boolean; details?: unknown[] }> {
   const error = await handle.result().then(
     () => undefined,
     (err: unknown) => err,

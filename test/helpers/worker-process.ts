@@ -17,7 +17,11 @@ export interface WorkerProcess {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-export async function spawnWorkerProcess(taskQueue: string, agents: AgentsFile): Promise<WorkerProcess> {
+export async function spawnWorkerProcess(
+  taskQueue: string,
+  agents: AgentsFile,
+  env: Record<string, string> = {},
+): Promise<WorkerProcess> {
   const server = temporalServer();
   const agentsFile = join(mkdtempSync(join(tmpdir(), 'a2a-agents-')), 'agents.json');
   writeFileSync(agentsFile, JSON.stringify(agents));
@@ -40,6 +44,7 @@ export async function spawnWorkerProcess(taskQueue: string, agents: AgentsFile):
         TEMPORAL_ADDRESS: server.address,
         TEMPORAL_NAMESPACE: server.namespace,
         A2A_WORKFLOW_BUNDLE: server.workflowBundlePath,
+        ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     },

@@ -5,30 +5,23 @@ import type { ModeContext, SendOutcome } from './tracking-mode.js';
 
 /**
  * `SendMessage` with `returnImmediately`, then the task it created (or continued) is adopted.
- * The outcome says `running`: the mode's tracking decides from here.
+ * The outcome is `running` (the mode's tracking decides from here) unless the task the agent
+ * returned has already decided: then it is not read again.
  */
-export async function sendAndAdopt(
-  { acts, agent, state, input, name }: ModeContext,
-  message: Message,
-): Promise<SendOutcome> {
+export async function sendAndAdopt(ctx: ModeContext, message: Message): Promise<SendOutcome> {
+  const { acts, agent, state, input, name, legacy } = ctx;
   state.sending();
   const sent = await acts.sendMessage(
-    { agent, message, acceptedOutputModes: input.acceptedOutputModes },
+    { agent, message, acceptedOutputModes: input.acceptedOutputModes, handled: state.handled },
     `SendMessage to ${name}`,
   );
   if (sent.kind === 'message') return sent;
   state.adopt(sent.task);
   state.observeState(sent.task.status.state);
-  const outcome: TrackOutcome = {
-    phase: 'running',
-    task: sent.task,
-    status: {
-      state: sent.task.status.state,
-      messageId: sent.task.status.message?.messageId,
-      timestamp: sent.task.status.timestamp,
-    },
-    statusText: '',
-    artifacts: [],
-  };
+  const { artifacts = [], ...task } = sent.task;
+  const decided = legacy ? undefined : sent.decided;
+  const outcome: TrackOutcome = decided
+    ? { ...decided, task, artifacts }
+    : { phase: 'running', task, status: { state: task.status.state }, statusText: '', artifacts: [] };
   return { kind: 'task', outcome };
 }

@@ -12,6 +12,7 @@ export function streamMode(ctx: ModeContext): TrackingMode {
     async send(message: Message): Promise<SendOutcome> {
       // Cancellable: on cancel the activity's failure carries the task id, so the task can still be canceled.
       state.working();
+      ctx.inFlight = message;
       const turn = await acts.streamMessage(
         {
           agent,
@@ -22,9 +23,11 @@ export function streamMode(ctx: ModeContext): TrackingMode {
         },
         `SendStreamingMessage to ${name}`,
       );
+      ctx.inFlight = undefined;
       if (turn.kind === 'message') return turn;
       state.adopt(turn.task);
       const { kind: _kind, ...outcome } = turn;
+      if (!ctx.legacy) state.observe(outcome); // a turn that ran a whole round shows what it received
       return { kind: 'task', outcome };
     },
     follow: () =>

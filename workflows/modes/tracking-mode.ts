@@ -41,7 +41,8 @@ export interface ModeContext {
 }
 
 /** The round settings every tracking activity takes. */
-export function roundSettings({ settings }: ModeContext) {
+export function roundSettings({ settings, state }: ModeContext) {
   const { roundMs, pollInitialMs, pollMaxMs, unreachableMs } = settings;
-  return { roundMs, pollInitialMs, pollMaxMs, unreachableMs };
+  const since = state.unreachableSince;
+  return { roundMs, pollInitialMs, pollMaxMs, unreachableMs, ...(since ? { unreachableSince: since } : {}) };
 }

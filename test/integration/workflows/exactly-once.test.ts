@@ -1,0 +1,170 @@
+/**
+ * Exactly once under slowness: an agent slow to acknowledge gets one task; an answer answers the
+ * question it names, once, however often it is sent; a send that already decided is not read
+ * again; a turn cancelled before the agent named its task still reaches CancelTask.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createA2AClient, fetchAgentCard } from '../../../a2a/index.js';
+import { startDependencyCompatAgent, type RunningAgent } from '../../../agents/index.js';
+import { a2aTemporalPlugin } from '../../../worker/plugin.js';
+import {
+  answerUpdate,
+  delegationStatusQuery,
+  type DelegateResult,
+  type DelegationStatus,
+} from '../../../workflows/index.js';
+import { compatRequest, registryOf, startDelegate, waitForQuestion } from '../../helpers/delegations.js';
+import { startScriptedServer } from '../../helpers/scripted-http.js';
+import { uniqueTaskQueue, useTemporal } from '../../helpers/temporal.js';
+import { waitFor } from '../../helpers/wait.js';
+
+const temporal = useTemporal();
+let agent: RunningAgent;
+
+beforeAll(async () => {
+  agent = await startDependencyCompatAgent({ port: 0, workDelayMs: 0, chunkDelayMs: 5 });
+});
+afterAll(() => agent?.close());
+
+async function withWorker<T>(
+  registry: ReturnType<typeof registryOf>,
+  fn: (taskQueue: string) => Promise<T>,
+): Promise<T> {
+  const taskQueue = uniqueTaskQueue('once');
+  const worker = await temporal.worker({ taskQueue, plugins: [a2aTemporalPlugin({ registry })] });
+  return worker.runUntil(fn(taskQueue));
+}
+
+describe('exactly once', () => {
+  // Push mode sends as poll mode does (SendMessage with returnImmediately).
+  for (const mode of ['stream', 'poll'] as const) {
+    it(`sends once to an agent that acknowledges after 3× the heartbeat timeout (${mode})`, async () => {
+      const client = await temporal.client();
+      agent.resetStats();
+      const result = await withWorker(registryOf({ compat: agent }), async (taskQueue) => {
+        const request = compatRequest({
+          mode,
+          text: 'Check for Node.js 24',
+          metadata: { ackDelayMs: 3_500 },
+          tracking: { heartbeatTimeout: '1 second' },
+        });
+        return (await startDelegate(client, taskQueue, request)).result() as Promise<DelegateResult>;
+      });
+      expect(result.state).toBe('TASK_STATE_COMPLETED');
+      expect(agent.stats.tasksCreated).toBe(1);
+      expect(agent.stats.messageIds).toHaveLength(1);
+    });
+  }
+
+  it('answers each of two questions once when 50 duplicate answers race for each', async () => {
+    const client = await temporal.client();
+    agent.resetStats();
+    const { result, accepted, refusals } = await withWorker(registryOf({ compat: agent }), async (taskQueue) => {
+      const handle = await startDelegate(
+        client,
+        taskQueue,
+        compatRequest({ mode: 'poll', metadata: { scenario: 'second-question' } }),
+      );
+      const accepted: string[] = [];
+      const refusals: string[] = [];
+      /** 50 callers read the status (as the CLI does) and then all answer the question they read. */
+      const race = async (text: string) => {
+        const reads = await Promise.all(
+          Array.from({ length: 50 }, () => handle.query(delegationStatusQuery) as Promise<DelegationStatus>),
+        );
+        await Promise.all(
+          reads.map((status) =>
+            handle.executeUpdate(answerUpdate, { args: [{ text, questionId: status.question?.id }] }).then(
+              (receipt) => accepted.push(`${receipt.questionId}:${text}`),
+              (err: Error) => refusals.push((err.cause as Error | undefined)?.message ?? err.message),
+            ),
+          ),
+        );
+      };
+      const first = await waitForQuestion(handle);
+      await race('Node.js 22');
+      await waitForQuestion(handle, first);
+      await race('pnpm');
+      return { result: (await handle.result()) as DelegateResult, accepted, refusals };
+    });
+    expect(accepted.sort()).toEqual(['q1:Node.js 22', 'q2:pnpm']);
+    expect(refusals).toHaveLength(98);
+    for (const why of refusals) {
+      expect(why).toMatch(
+        /^Question q[12] of the delegation to compat (was already answered|no longer waits for an answer)|^workflow update was aborted by closing workflow|^workflow execution already completed/,
+      );
+    }
+    expect(result).toMatchObject({ state: 'TASK_STATE_COMPLETED', rounds: 2 });
+    // The agent got the request and exactly two answers.
+    expect(agent.stats.messageIds).toHaveLength(3);
+  });
+
+  it('cancels the task of a stream turn cancelled while the agent is still acknowledging it', async () => {
+    const client = await temporal.client();
+    agent.resetStats();
+    const status = await withWorker(registryOf({ compat: agent }), async (taskQueue) => {
+      const request = compatRequest({
+        mode: 'stream',
+        text: 'Check for Node.js 24',
+        metadata: { ackDelayMs: 2_000, workDelayMs: 10_000 },
+      });
+      const handle = await startDelegate(client, taskQueue, request);
+      await waitFor(
+        async () =>
+          (await handle.describe()).raw.pendingActivities?.some((a) => a.activityType?.name === 'streamMessage'),
+        { what: 'the stream turn' },
+      );
+      await handle.cancel();
+      await handle.result().catch(() => undefined);
+      return (await handle.query(delegationStatusQuery)) as DelegationStatus;
+    });
+    expect(status.phase).toBe('canceled');
+    const { card } = await fetchAgentCard(agent.baseUrl);
+    const { tasks } = await createA2AClient({ card }).listTasks({ contextId: status.contextId });
+    expect(agent.stats.tasksCreated).toBe(1);
+    expect(tasks.map((t) => t.status.state)).toEqual(['TASK_STATE_CANCELED']);
+  });
+
+  it('does not read a task again that the send already returned finished', async () => {
+    const client = await temporal.client();
+    const scripted = await startScriptedServer({
+      'GET /.well-known/agent-card.json': (_req, res) =>
+        res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            name: 'blocking',
+            description: 'answers SendMessage with the finished task',
+            version: '1',
+            supportedInterfaces: [
+              { url: `${scripted.baseUrl}/rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+            ],
+            capabilities: {},
+            defaultInputModes: ['text/plain'],
+            defaultOutputModes: ['text/plain'],
+            skills: [{ id: 's', name: 's', description: 's', tags: ['t'] }],
+          }),
+        ),
+      'POST /rpc': (_req, res, body) => {
+        const { id, params } = JSON.parse(body) as { id: number; params: { message: { contextId: string } } };
+        const task = {
+          id: 'T-done',
+          contextId: params.message.contextId,
+          status: { state: 'TASK_STATE_COMPLETED' },
+          artifacts: [{ artifactId: 'a', parts: [{ text: 'done at once' }] }],
+        };
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', id, result: { task } }));
+      },
+    });
+    try {
+      const result = (await withWorker(registryOf({ blocking: scripted }), async (taskQueue) =>
+        (await startDelegate(client, taskQueue, { agent: 'blocking', text: 'go', mode: 'poll' })).result(),
+      )) as DelegateResult;
+      expect(result).toMatchObject({ state: 'TASK_STATE_COMPLETED', taskId: 'T-done' });
+      expect(result.artifacts[0]!.parts).toEqual([{ text: 'done at once' }]);
+      expect(scripted.requests).toEqual(['GET /.well-known/agent-card.json', 'POST /rpc']);
+    } finally {
+      await scripted.close();
+    }
+  });
+});

@@ -79,6 +79,7 @@ export class SseLineParser {
   /** Feeds a chunk; returns the events completed by it. */
   push(chunk: Uint8Array | string): SseEvent[] {
     const bytes = typeof chunk === 'string' ? encoder.encode(chunk) : chunk;
+    if (bytes.length === 0) return [];
     const events: SseEvent[] = [];
     let start = this.afterCR && bytes[0] === LF ? 1 : 0;
     this.afterCR = false;

@@ -162,7 +162,7 @@ export type LegacyArtifactUpdate = z.infer<typeof LegacyArtifactUpdateSchema>;
 
 export const LegacyPushConfigSchema = wireObject({
   id: z.string().optional(),
-  url: z.string(),
+  url: z.string({ error: 'expected the webhook URL' }).min(1, { error: 'must not be empty' }),
   token: z.string().optional(),
   authentication: wireObject({
     schemes: StringListSchema.default([]),

@@ -180,19 +180,15 @@ describe('ArtifactAssembler', () => {
   it('assembles 100,000 events in steps linear in the events (one lookup and one part write each)', () => {
     const limits = { maxArtifactsPerTask: 50_001, maxPartsPerArtifact: 50_000 };
     const assembler = new ArtifactAssembler(limits);
-    const started = performance.now();
     for (let i = 0; i < 100_000; i++) {
       // Half one-part artifacts of their own, half appends to one long artifact: the two quadratic cases of before.
       const update = i % 2 === 0 ? chunk(`a${i}`, {}, `artifact-${i}`) : chunk(`b${i}`, { append: true }, 'long');
       assembler.apply(update, assembler.position(update));
     }
-    const elapsed = performance.now() - started;
     expect(assembler.set.artifacts).toHaveLength(50_001);
     expect(assembler.set.artifacts.find((a) => a.artifactId === 'long')?.parts).toHaveLength(50_000);
     // At most three steps per event: position() looks an append's artifact up, apply() looks it up and writes its one part.
     expect(assembler.steps).toBeLessThanOrEqual(3 * 100_000);
-    // Coarse guard only (the count above is the proof): the quadratic version took minutes.
-    expect(elapsed).toBeLessThan(2_000);
   });
 
   it('refuses the artifact past maxArtifactsPerTask and the part past maxPartsPerArtifact, changing nothing', () => {

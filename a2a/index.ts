@@ -76,5 +76,5 @@ export {
 } from './artifacts.js';
 export * from './errors.js';
 export { MAX_RETRY_AFTER_MS, parseRetryAfter } from './error-mapping.js';
-export { DEFAULT_LIMITS, LIMIT_ENV, resolveLimits, type A2ALimits, type LimitName } from './limits.js';
+export { DEFAULT_LIMITS, type A2ALimits } from './limits.js';
 export { readSseEvents, SseLineParser, type SseEvent, type SseReadOptions } from './sse.js';

@@ -7,8 +7,9 @@ import type { AuthResolver } from './auth.js';
 import { NoUsableInterfaceError, type ErrorContext } from './errors.js';
 import { errorFromHttpResponse, headerValue } from './error-mapping.js';
 import { HttpClient, displayUrl } from './http.js';
+import type { A2ALimits } from './limits.js';
 import { AgentCardSchema, type AgentCard } from './schemas/agent-card.js';
-import { parseJsonText, parseWire } from './validation.js';
+import { parseJsonText, parseWire, type ParseContext } from './validation.js';
 import { isLegacyCard, legacyCardToV1, majorMinor } from './v0-3/agent-card.js';
 
 /** The well-known path of the public agent card (§8.2). */
@@ -44,6 +45,8 @@ export interface FetchAgentCardOptions {
   /** A card fetched earlier: it is revalidated (`If-None-Match`/`If-Modified-Since`), and returned as is on 304. */
   previous?: FetchedAgentCard;
   userAgent?: string;
+  /** Caps on what is read; the card is bounded by `maxCardBytes`. @default DEFAULT_LIMITS */
+  limits?: Partial<A2ALimits>;
 }
 
 /** A base URL gets `/.well-known/agent-card.json` appended; a URL ending in `.json` is used as is. */
@@ -59,7 +62,7 @@ export function agentCardUrl(baseOrCardUrl: string): string {
  * Sends `A2A-Version: 1.0`, so an agent that serves both versions answers with its 1.0 card.
  *
  * @throws HttpStatusError, ConnectionError, TransportTimeoutError, AbortedError,
- *   InvalidResponseError (not JSON, or not a card).
+ *   InvalidResponseError (not JSON, or not a card), ResponseTooLargeError (over `maxCardBytes`).
  */
 export async function fetchAgentCard(
   baseOrCardUrl: string,
@@ -71,13 +74,14 @@ export async function fetchAgentCard(
     ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
     ...(options.auth ? { auth: options.auth } : {}),
     ...(options.userAgent ? { userAgent: options.userAgent } : {}),
+    ...(options.limits ? { limits: options.limits } : {}),
   });
   const headers: Record<string, string> = { accept: 'application/json', 'a2a-version': '1.0' };
   const previous = options.previous?.cardUrl === cardUrl ? options.previous : undefined;
   if (previous?.etag) headers['if-none-match'] = previous.etag;
   if (previous?.lastModified) headers['if-modified-since'] = previous.lastModified;
   const res = await http.unary(
-    { method: 'GET', url: cardUrl, headers, context, signal: options.signal },
+    { method: 'GET', url: cardUrl, headers, context, signal: options.signal, bodyLimit: 'maxCardBytes' },
     options.timeoutMs,
   );
   const maxAgeSeconds = parseMaxAge(headerValue(res.headers, 'cache-control'));
@@ -85,8 +89,8 @@ export async function fetchAgentCard(
     return maxAgeSeconds === undefined ? previous : { ...previous, maxAgeSeconds };
   }
   if (res.status < 200 || res.status >= 300) throw errorFromHttpResponse(res.status, res.headers, res.text, res.scope);
-  const json = parseJsonText(res.text, { ...context, what: 'agent card' });
-  const fetched: FetchedAgentCard = { card: parseAgentCard(json, context), cardUrl };
+  const ctx: ParseContext = { ...context, what: 'agent card', secrets: http.secrets, limits: http.limits };
+  const fetched: FetchedAgentCard = { card: parseAgentCard(parseJsonText(res.text, ctx), ctx), cardUrl };
   const etag = headerValue(res.headers, 'etag');
   const lastModified = headerValue(res.headers, 'last-modified');
   if (etag) fetched.etag = etag;
@@ -116,7 +120,10 @@ export function parseMaxAge(cacheControl: string | undefined): number | undefine
  *
  * @throws InvalidResponseError naming the first invalid field.
  */
-export function parseAgentCard(json: unknown, context: ErrorContext = { operation: 'GetAgentCard' }): AgentCard {
+export function parseAgentCard(
+  json: unknown,
+  context: ErrorContext & Partial<ParseContext> = { operation: 'GetAgentCard' },
+): AgentCard {
   const normalised = isLegacyCard(json) ? legacyCardToV1(json) : json;
   return parseWire(AgentCardSchema, normalised, { ...context, what: 'agent card' });
 }

@@ -5,6 +5,7 @@
  * message: URLs in messages are printed without their query string, and anything the agent
  * echoes back is scrubbed of the values resolved here.
  */
+import { Buffer } from 'node:buffer';
 
 /** What to add to a request: extra headers and/or query parameters. */
 export interface AuthMaterial {
@@ -37,22 +38,67 @@ export async function resolveAuth(resolver: AuthResolver | undefined): Promise<A
   return (await resolver()) ?? {};
 }
 
+/** Shorter values are not treated as secrets (scrubbing "ab" would shred every message). */
+const MIN_SECRET_LENGTH = 4;
+
 /** The secret strings inside resolved credentials, for scrubbing text the agent sends back. */
 export function secretsOf(material: AuthMaterial): string[] {
   const secrets = new Set<string>();
   for (const value of [...Object.values(material.headers ?? {}), ...Object.values(material.query ?? {})]) {
-    if (value.length < 4) continue;
+    if (value.length < MIN_SECRET_LENGTH) continue;
     secrets.add(value);
-    // "Bearer abc" → also "abc"; "Basic …" likewise.
+    // "Bearer abc" → also "abc"; "Basic …" likewise, plus the decoded "user:password" and its password.
     const space = value.indexOf(' ');
-    if (space > 0 && value.length - space > 4) secrets.add(value.slice(space + 1));
+    if (space > 0 && value.length - space > MIN_SECRET_LENGTH) {
+      const credential = value.slice(space + 1);
+      secrets.add(credential);
+      if (value.slice(0, space).toLowerCase() === 'basic') {
+        const decoded = Buffer.from(credential, 'base64').toString('utf8');
+        const colon = decoded.indexOf(':');
+        if (decoded.length >= MIN_SECRET_LENGTH) secrets.add(decoded);
+        if (colon >= 0 && decoded.length - colon > MIN_SECRET_LENGTH) secrets.add(decoded.slice(colon + 1));
+      }
+    }
   }
   return [...secrets];
 }
 
-/** Replaces every occurrence of a secret in `text` with `[redacted]`. */
+/** Query values shorter than this are taken for parameters (`?v=1`), not keys. */
+const MIN_QUERY_SECRET_LENGTH = 8;
+
+/** The password of a URL's user info and its longer query values (`https://u:pw@host/?key=…`): credentials too. */
+export function urlSecrets(url: URL): string[] {
+  const secrets = [...url.searchParams.values()].filter((v) => v.length >= MIN_QUERY_SECRET_LENGTH);
+  if (url.password.length >= MIN_SECRET_LENGTH) {
+    secrets.push(url.password);
+    try {
+      secrets.push(decodeURIComponent(url.password));
+    } catch {
+      // Not validly percent-encoded: the raw form is scrubbed anyway.
+    }
+  }
+  return secrets;
+}
+
+/** The forms a secret can take once echoed: as sent, percent-encoded, form-encoded, JSON-escaped. */
+function variants(secret: string): string[] {
+  const out = new Set([secret, encodeURIComponent(secret), new URLSearchParams({ s: secret }).toString().slice(2)]);
+  out.add(JSON.stringify(secret).slice(1, -1));
+  return [...out];
+}
+
+/** Replaces every occurrence of a secret (in any of its echoed forms) in `text` with `[redacted]`. */
 export function scrubSecrets(text: string, secrets: readonly string[]): string {
+  if (secrets.length === 0 || text === '') return text;
+  const forms = [...new Set(secrets.flatMap(variants))].sort((a, b) => b.length - a.length);
   let out = text;
-  for (const secret of secrets) out = out.split(secret).join('[redacted]');
+  for (const form of forms) if (out.includes(form)) out = out.split(form).join('[redacted]');
   return out;
+}
+
+/** The longest echoed form of any secret: how far past a cut a secret can reach. */
+export function longestSecretForm(secrets: readonly string[]): number {
+  let longest = 0;
+  for (const secret of secrets) for (const form of variants(secret)) longest = Math.max(longest, form.length);
+  return longest;
 }

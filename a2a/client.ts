@@ -6,25 +6,13 @@
 import type { Dispatcher } from 'undici';
 import { selectInterface, type SelectedInterface } from './agent-card.js';
 import type { AuthResolver } from './auth.js';
+import type { BindingOptions } from './binding-options.js';
 import { HttpClient } from './http.js';
 import { HttpJsonTransport } from './http-json-transport.js';
-import { JsonRpcTransport, type BindingOptions } from './json-rpc-transport.js';
+import { JsonRpcTransport } from './json-rpc-transport.js';
+import type { A2ALimits } from './limits.js';
 import type { AgentCard } from './schemas/agent-card.js';
-import type { SendMessageResponse, StreamResponse } from './schemas/events.js';
-import type { TaskPushNotificationConfig } from './schemas/push-config.js';
-import type { ListTasksRequest, ListTasksResponse, SendMessageRequest } from './schemas/requests.js';
-import type { Task } from './schemas/task.js';
-import type {
-  CallOptions,
-  CancelTaskParams,
-  GetTaskParams,
-  ListPushConfigsParams,
-  ListPushConfigsResult,
-  PushConfigRef,
-  StreamOptions,
-  SubscribeToTaskParams,
-  Transport,
-} from './transport.js';
+import type { Transport } from './transport.js';
 import { LegacyHttpJsonTransport } from './v0-3/http-json-transport.js';
 import { LegacyJsonRpcTransport } from './v0-3/json-rpc-transport.js';
 
@@ -37,6 +25,8 @@ export interface A2AClientOptions {
   timeoutMs?: number;
   /** `User-Agent` header. @default 'a2a-temporal' */
   userAgent?: string;
+  /** Caps on what the agent may send: bytes of bodies and SSE, artifacts, parts, JSON depth. @default DEFAULT_LIMITS */
+  limits?: Partial<A2ALimits>;
 }
 
 /** A card (its best interface is used) or an interface chosen earlier (the card is then optional). */
@@ -48,30 +38,14 @@ export type A2AClientTarget =
   | { card?: AgentCard; endpoint: SelectedInterface };
 
 /**
- * A client for one agent interface. Every method takes an `AbortSignal`; nothing retries:
- * failures are {@link A2AError}s that say whether a retry can help.
+ * A client for one agent interface: the {@link Transport} of its binding and protocol version,
+ * plus the card and interface it was made from. Every method takes an `AbortSignal`; nothing
+ * retries: failures are {@link A2AError}s that say whether a retry can help.
  */
-export interface A2AClient {
+export interface A2AClient extends Transport {
   /** The card the client was made from, when it was given one. */
-  readonly card?: AgentCard;
+  readonly card?: AgentCard | undefined;
   readonly endpoint: SelectedInterface;
-  /** SendMessage. With `configuration.returnImmediately` it returns as soon as the task exists. */
-  sendMessage(req: SendMessageRequest, o?: CallOptions): Promise<SendMessageResponse>;
-  /** SendStreamingMessage: the task (or a message), then its updates, until the server closes the stream. */
-  sendStreamingMessage(req: SendMessageRequest, o?: StreamOptions): AsyncIterable<StreamResponse>;
-  getTask(req: GetTaskParams, o?: CallOptions): Promise<Task>;
-  /** ListTasks (1.0 only: a 0.3 interface rejects with UnsupportedOperationError). */
-  listTasks(req: ListTasksRequest, o?: CallOptions): Promise<ListTasksResponse>;
-  cancelTask(req: CancelTaskParams, o?: CallOptions): Promise<Task>;
-  /**
-   * SubscribeToTask: the current task, then live updates. Over REST it POSTs and falls back to
-   * GET on 404/405. A task waiting for input keeps the stream open and silent: use `idleTimeoutMs`.
-   */
-  subscribeToTask(req: SubscribeToTaskParams, o?: StreamOptions): AsyncIterable<StreamResponse>;
-  createPushConfig(cfg: TaskPushNotificationConfig, o?: CallOptions): Promise<TaskPushNotificationConfig>;
-  getPushConfig(req: PushConfigRef, o?: CallOptions): Promise<TaskPushNotificationConfig>;
-  listPushConfigs(req: ListPushConfigsParams, o?: CallOptions): Promise<ListPushConfigsResult>;
-  deletePushConfig(req: PushConfigRef, o?: CallOptions): Promise<void>;
 }
 
 /** The transport for an interface: binding × protocol version. */
@@ -93,24 +67,12 @@ export function createA2AClient(target: A2AClientTarget, options: A2AClientOptio
     ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
     ...(options.auth ? { auth: options.auth } : {}),
     ...(options.userAgent ? { userAgent: options.userAgent } : {}),
+    ...(options.limits ? { limits: options.limits } : {}),
   });
   const transport = createTransport({
     endpoint,
     http,
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
   });
-  return {
-    card: target.card,
-    endpoint,
-    sendMessage: (req, o) => transport.sendMessage(req, o),
-    sendStreamingMessage: (req, o) => transport.sendStreamingMessage(req, o),
-    getTask: (req, o) => transport.getTask(req, o),
-    listTasks: (req, o) => transport.listTasks(req, o),
-    cancelTask: (req, o) => transport.cancelTask(req, o),
-    subscribeToTask: (req, o) => transport.subscribeToTask(req, o),
-    createPushConfig: (cfg, o) => transport.createPushConfig(cfg, o),
-    getPushConfig: (req, o) => transport.getPushConfig(req, o),
-    listPushConfigs: (req, o) => transport.listPushConfigs(req, o),
-    deletePushConfig: (req, o) => transport.deletePushConfig(req, o),
-  };
+  return Object.assign(transport, { card: target.card, endpoint });
 }

@@ -18,8 +18,10 @@ import {
   UnknownAgentError,
   type ErrorContext,
 } from './errors.js';
-import { scrubSecrets } from './auth.js';
+import { clip, safeCause, scrubbed } from './error-text.js';
 import { errorInfos, type ErrorInfo } from './schemas/wire-errors.js';
+import { exceedsDepth } from './validation.js';
+import { DEFAULT_LIMITS } from './limits.js';
 
 /** An error context plus the credential values to keep out of messages. */
 export interface ErrorScope extends ErrorContext {
@@ -33,8 +35,21 @@ function context(scope: ErrorScope): ErrorContext {
   return ctx;
 }
 
-function scrub(text: string | undefined, scope: ErrorScope): string {
-  return scrubSecrets(text ?? '', scope.secrets ?? []);
+/** Longest agent message kept on an error (the message itself quotes 160 characters). */
+const MAX_AGENT_MESSAGE = 1000;
+
+/** Agent-sent text for an error: scrubbed of the scope's credentials, then cut to `max`. */
+function scrub(text: string | undefined, scope: ErrorScope, max = MAX_AGENT_MESSAGE): string {
+  return scrubbed(text ?? '', scope.secrets ?? [], max);
+}
+
+/** An ErrorInfo's metadata, bounded: 16 entries, short keys, scrubbed values. */
+function boundedMetadata(metadata: Record<string, string>, scope: ErrorScope): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(metadata).slice(0, 16)) {
+    out[scrub(key, scope, 64)] = scrub(value, scope, 200);
+  }
+  return out;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -65,7 +80,7 @@ export function errorFromJsonRpcError(error: unknown, scope: ErrorScope, httpSta
     agentMessage,
     ...(code !== undefined ? { rpcCode: code } : {}),
     ...(httpStatus !== undefined ? { httpStatus } : {}),
-    ...(info?.metadata ? { errorInfoMetadata: info.metadata } : {}),
+    ...(info?.metadata ? { errorInfoMetadata: boundedMetadata(info.metadata, scope) } : {}),
   };
   const byCode = code !== undefined ? PROTOCOL_ERRORS_BY_RPC_CODE.get(code) : undefined;
   if (byCode) return new byCode({ ...ctx, ...extra });
@@ -78,7 +93,7 @@ export function errorFromJsonRpcError(error: unknown, scope: ErrorScope, httpSta
       ...(httpStatus !== undefined ? { httpStatus } : {}),
     });
   }
-  const reason = infos[0]?.reason;
+  const reason = infos[0] ? scrub(infos[0].reason, scope, 100) : undefined;
   return new UnknownAgentError({
     ...ctx,
     agentMessage,
@@ -100,7 +115,7 @@ export function errorFromRpcStatus(body: unknown, scope: ErrorScope, httpStatus?
   const ctx = context(scope);
   const agentMessage = scrub(typeof status.message === 'string' ? status.message : '', scope);
   const http = httpStatus ?? (typeof status.code === 'number' ? status.code : undefined);
-  const statusName = typeof status.status === 'string' ? status.status : undefined;
+  const statusName = typeof status.status === 'string' ? scrub(status.status, scope, 100) : undefined;
   const infos = errorInfos(status.details);
   const info = knownReason(infos);
   if (info) {
@@ -109,7 +124,7 @@ export function errorFromRpcStatus(body: unknown, scope: ErrorScope, httpStatus?
       ...ctx,
       agentMessage,
       ...(http !== undefined ? { httpStatus: http } : {}),
-      ...(info.metadata ? { errorInfoMetadata: info.metadata } : {}),
+      ...(info.metadata ? { errorInfoMetadata: boundedMetadata(info.metadata, scope) } : {}),
     });
   }
   // The official SDK's "request malformed" (bad JSON, missing messageId) has reason INVALID_PARAMS.
@@ -124,7 +139,7 @@ export function errorFromRpcStatus(body: unknown, scope: ErrorScope, httpStatus?
     return new UnauthenticatedError({ ...ctx, ...(http !== undefined ? { httpStatus: http } : {}) });
   if (statusName === 'PERMISSION_DENIED' || http === 403)
     return new PermissionDeniedError({ ...ctx, ...(http !== undefined ? { httpStatus: http } : {}) });
-  const reason = infos[0]?.reason ?? statusName;
+  const reason = infos[0] ? scrub(infos[0].reason, scope, 100) : statusName;
   return new UnknownAgentError({
     ...ctx,
     agentMessage,
@@ -153,7 +168,8 @@ export function errorFromHttpResponse(
   if (status === 403) return new PermissionDeniedError({ ...ctx, httpStatus: status });
   let body: unknown;
   try {
-    body = text.trim() ? (JSON.parse(text) as unknown) : undefined;
+    // A body nested too deep is not an error object we can read: it is quoted like any other.
+    body = text.trim() && !exceedsDepth(text, DEFAULT_LIMITS.maxJsonDepth) ? (JSON.parse(text) as unknown) : undefined;
   } catch {
     body = undefined;
   }
@@ -166,7 +182,7 @@ export function errorFromHttpResponse(
     if (typeof body.code === 'number' && typeof body.message === 'string')
       return errorFromJsonRpcError(body, scope, status);
   }
-  const snippet = scrub(text.trim().slice(0, 200), scope);
+  const snippet = scrub(text.trim(), scope, 200);
   return new HttpStatusError(status, { ...ctx, ...(snippet ? { bodySnippet: snippet } : {}) });
 }
 
@@ -175,14 +191,20 @@ export function headerValue(headers: Record<string, string | string[] | undefine
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** `Retry-After`: delay-seconds or an HTTP-date; returns milliseconds from `now` (never negative). */
+/** The longest wait a `Retry-After` can ask for: 5 minutes (an agent cannot park a retry for days). */
+export const MAX_RETRY_AFTER_MS = 5 * 60_000;
+
+/**
+ * `Retry-After`: delay-seconds or an HTTP-date; returns milliseconds from `now`, never negative
+ * and at most {@link MAX_RETRY_AFTER_MS}.
+ */
 export function parseRetryAfter(value: string | undefined, now: number = Date.now()): number | undefined {
-  if (value === undefined) return undefined;
+  if (value === undefined || value.length > 64) return undefined;
   const trimmed = value.trim();
-  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
-  const date = Date.parse(trimmed);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - now);
+  const seconds = /^\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) * 1000 : undefined;
+  const date = seconds === undefined ? Date.parse(trimmed) : Number.NaN;
+  const ms = seconds ?? (Number.isNaN(date) ? undefined : date - now);
+  return ms === undefined ? undefined : Math.min(MAX_RETRY_AFTER_MS, Math.max(0, Math.round(ms)));
 }
 
 const TIMEOUT_CODES = new Set([
@@ -228,11 +250,12 @@ export function errorFromNetwork(
   const code = networkErrorCode(error);
   if (code === undefined) return undefined;
   const ctx = context(scope);
-  if (TIMEOUT_CODES.has(code)) return new TransportTimeoutError({ ...ctx, cause: error });
+  const cause = safeCause(error, scope.secrets ?? []);
+  if (TIMEOUT_CODES.has(code)) return new TransportTimeoutError({ ...ctx, cause });
   return new ConnectionError({
     ...ctx,
-    systemCode: code,
-    cause: error,
+    systemCode: clip(code, 60),
+    cause,
     ...(options.midStream ? { midStream: true } : {}),
   });
 }

@@ -7,10 +7,11 @@
  *   the matching A2AError.
  * - The idle timer is restarted by every event and comment, and paused while the consumer
  *   holds an event.
- * - However the iteration ends (done, error, `break`, abort), the request is released.
+ * - However the iteration ends (done, error, `break`, abort, a passed byte cap), the request is
+ *   released.
  */
 import { errorFromHttpResponse, headerValue } from './error-mapping.js';
-import type { A2AError } from './errors.js';
+import { ResponseTooLargeError, type A2AError } from './errors.js';
 import type { OpenStream } from './http.js';
 import type { StreamResponse } from './schemas/events.js';
 import { readSseEvents } from './sse.js';
@@ -51,7 +52,19 @@ export async function* streamResponses(
       yield decoded.response;
       return;
     }
-    const events = readSseEvents(stream.body, { onComment: () => stream.touch() });
+    const { operation, agentUrl } = stream.scope;
+    const events = readSseEvents(stream.body, {
+      onComment: () => stream.touch(),
+      maxLineBytes: stream.limits.maxSseLineBytes,
+      maxEventBytes: stream.limits.maxSseEventBytes,
+      tooLarge: (limit, max) =>
+        new ResponseTooLargeError({
+          ...(operation !== undefined ? { operation } : {}),
+          ...(agentUrl !== undefined ? { agentUrl } : {}),
+          limit,
+          max,
+        }),
+    });
     for await (const event of events) {
       if (event.event === 'error') throw decoder.error(parseJsonText(event.data, { ...ctx, what: 'error event' }));
       if (event.data.trim() === '') {

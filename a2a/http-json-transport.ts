@@ -11,7 +11,7 @@ import { errorFromHttpResponse, errorFromJsonRpcError, errorFromRpcStatus, type 
 import { UnknownAgentError, type A2AError } from './errors.js';
 import { streamResponses, type DecodedEvent, type StreamDecoder } from './event-stream.js';
 import { displayUrl, type HttpRequest } from './http.js';
-import type { BindingOptions } from './json-rpc-transport.js';
+import type { BindingOptions } from './binding-options.js';
 import { SendMessageResponseSchema, StreamResponseSchema, type StreamResponse } from './schemas/events.js';
 import {
   ListTaskPushNotificationConfigsResponseSchema,
@@ -44,6 +44,13 @@ export function seg(value: string): string {
   return encodeURIComponent(value);
 }
 
+/** `url` without the slashes it ends with (a loop, not `/\/+$/`, which is quadratic on `////…x`). */
+function withoutTrailingSlashes(url: string): string {
+  let end = url.length;
+  while (end > 0 && url[end - 1] === '/') end--;
+  return url.slice(0, end);
+}
+
 /** REST plumbing shared by the 1.0 and 0.3 dialects: URLs, headers, status handling, streams. */
 export class RestConnection {
   readonly agentUrl: string;
@@ -60,12 +67,13 @@ export class RestConnection {
     useTenant = true,
   ) {
     const tenant = useTenant && options.endpoint.tenant ? `/${seg(options.endpoint.tenant)}` : '';
-    this.base = `${options.endpoint.url.replace(/\/+$/, '')}${tenant}${prefix}`;
+    this.base = `${withoutTrailingSlashes(options.endpoint.url)}${tenant}${prefix}`;
     this.agentUrl = displayUrl(options.endpoint.url);
   }
 
   parseContext(operation: string, what: string): ParseContext {
-    return { operation, agentUrl: this.agentUrl, what, protocolVersion: this.protocolVersion };
+    const { secrets, limits } = this.options.http;
+    return { operation, agentUrl: this.agentUrl, what, protocolVersion: this.protocolVersion, secrets, limits };
   }
 
   private request(

@@ -1,32 +1,39 @@
 /**
  * The one place that talks to undici. Every request gets: the caller's `AbortSignal`, a
- * timeout, the credentials resolved for this request (headers or query), and error
- * classification. Nothing here retries: a failed request becomes a typed error and the caller's
- * retry policy decides.
+ * timeout, the credentials resolved for this request (headers or query), a byte cap on what it
+ * reads, and error classification. Nothing here retries: a failed request becomes a typed error
+ * and the caller's retry policy decides.
  *
  * - Unary calls: `timeoutMs` bounds the whole exchange, body included (and replaces undici's
- *   own 300 s header/body timeouts, so a long blocking SendMessage can be allowed for).
+ *   own 300 s header/body timeouts, so a long blocking SendMessage can be allowed for). The body
+ *   is counted as it arrives: past `maxBodyBytes` (`maxCardBytes` for a card), or at once when
+ *   `Content-Length` announces more, the request is aborted with a ResponseTooLargeError.
  * - Streams: `connectTimeoutMs` bounds the wait for response headers; after that the stream
  *   stays open as long as events keep coming (the idle timer is reset by the reader through
  *   {@link OpenStream.touch}). undici's own 300 s body timeout is switched off for streams, since
  *   a task waiting for input keeps its subscription silent for as long as it waits.
  */
 import { request, type Dispatcher } from 'undici';
-import { resolveAuth, secretsOf, type AuthResolver } from './auth.js';
+import { resolveAuth, secretsOf, urlSecrets, type AuthResolver } from './auth.js';
+import { clip } from './error-text.js';
 import {
   AbortedError,
+  ResponseTooLargeError,
   StreamIdleTimeoutError,
   TransportTimeoutError,
   type A2AError,
   type ErrorContext,
 } from './errors.js';
-import { errorFromNetwork, type ErrorScope } from './error-mapping.js';
+import { errorFromNetwork, headerValue, type ErrorScope } from './error-mapping.js';
+import { resolveLimits, type A2ALimits } from './limits.js';
 
 export interface HttpClientOptions {
   /** undici dispatcher (an `Agent`, `Pool`, or a `MockAgent` in tests). Default: undici's global one. */
   dispatcher?: Dispatcher;
   auth?: AuthResolver;
   userAgent?: string;
+  /** Byte caps of what is read. @default DEFAULT_LIMITS */
+  limits?: Partial<A2ALimits>;
 }
 
 export interface HttpRequest {
@@ -39,6 +46,8 @@ export interface HttpRequest {
   /** Operation and agent URL for error messages. */
   context: ErrorContext;
   signal?: AbortSignal | undefined;
+  /** The cap on the response body. @default 'maxBodyBytes' */
+  bodyLimit?: 'maxBodyBytes' | 'maxCardBytes';
 }
 
 export interface HttpResponse {
@@ -54,7 +63,9 @@ export interface OpenStream {
   headers: Record<string, string | string[] | undefined>;
   body: AsyncIterable<Uint8Array>;
   scope: ErrorScope;
-  /** Reads the rest of the body as text (for a non-SSE answer). */
+  /** The caps the reader of `body` applies (SSE line and event bytes). */
+  limits: A2ALimits;
+  /** Reads the rest of the body as text, at most `maxBodyBytes` (for a non-SSE answer). */
   text(): Promise<string>;
   /** An event (or heartbeat) arrived: restart the idle timer. */
   touch(): void;
@@ -68,20 +79,71 @@ export interface OpenStream {
 
 const DEFAULT_USER_AGENT = 'a2a-temporal';
 
-/** The URL without user info, query or fragment: safe to print. */
+/** Longest URL kept in an error's `agentUrl`. */
+const MAX_DISPLAY_URL = 200;
+
+/** The URL without user info, query or fragment, at most 200 characters: safe to print. No regex touches it. */
 export function displayUrl(url: string): string {
-  // `host:port` (gRPC) is no URL with an authority: just drop any query or fragment.
-  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) return url.replace(/[?#].*$/, '');
-  try {
-    const u = new URL(url);
-    return `${u.protocol}//${u.host}${u.pathname}`;
-  } catch {
-    return url.replace(/[?#].*$/, '');
+  const authority = url.indexOf('://');
+  if (authority > 0 && isScheme(url.slice(0, authority))) {
+    try {
+      const u = new URL(url);
+      return clip(`${u.protocol}//${u.host}${u.pathname}`, MAX_DISPLAY_URL);
+    } catch {
+      // Not a URL after all: fall through.
+    }
   }
+  // `host:port` (gRPC) is no URL with an authority: just drop any query or fragment.
+  let end = url.length;
+  for (const mark of ['?', '#']) {
+    const at = url.indexOf(mark);
+    if (at !== -1 && at < end) end = at;
+  }
+  return clip(url.slice(0, end), MAX_DISPLAY_URL);
 }
+
+function isScheme(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!.toLowerCase();
+    const letter = c >= 'a' && c <= 'z';
+    if (!(letter || (i > 0 && ((c >= '0' && c <= '9') || c === '+' || c === '.' || c === '-')))) return false;
+  }
+  return text.length > 0;
+}
+
+/** Credentials remembered per client for scrubbing (a rotating token adds one per rotation). */
+const MAX_REMEMBERED_SECRETS = 32;
 
 /** Why our own controller aborted a request. */
 type AbortCause = 'caller' | 'timeout' | 'idle' | 'closed';
+
+/**
+ * The body as text, counted while it arrives: past `max` bytes (or when `Content-Length`
+ * announces more) the request is aborted and `tooLarge()` is thrown; nothing more is buffered.
+ */
+async function readText(
+  res: Dispatcher.ResponseData,
+  max: number,
+  guard: AbortGuard,
+  tooLarge: () => A2AError,
+): Promise<string> {
+  const abort = (): A2AError => {
+    res.body.on('error', () => {});
+    guard.abortWith('closed');
+    return tooLarge();
+  };
+  if (Number(headerValue(res.headers, 'content-length')) > max) throw abort();
+  const decoder = new TextDecoder();
+  const parts: string[] = [];
+  let total = 0;
+  for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
+    total += chunk.byteLength;
+    if (total > max) throw abort();
+    parts.push(decoder.decode(chunk, { stream: true }));
+  }
+  parts.push(decoder.decode());
+  return parts.join('');
+}
 
 class AbortReason extends Error {
   constructor(readonly why: AbortCause) {
@@ -90,11 +152,23 @@ class AbortReason extends Error {
 }
 
 export class HttpClient {
-  constructor(private readonly options: HttpClientOptions = {}) {}
+  readonly limits: A2ALimits;
+  private readonly remembered = new Set<string>();
 
-  /** A request/response exchange whose body is read completely, within `timeoutMs`. */
+  constructor(private readonly options: HttpClientOptions = {}) {
+    this.limits = resolveLimits(options.limits);
+  }
+
+  /** Every credential value this client has sent so far (the latest 32): what error messages are scrubbed of. */
+  get secrets(): readonly string[] {
+    return [...this.remembered];
+  }
+
+  /** A request/response exchange whose body is read completely (at most its byte cap), within `timeoutMs`. */
   async unary(req: HttpRequest, timeoutMs?: number): Promise<HttpResponse> {
     const prepared = await this.prepare(req);
+    const limit = req.bodyLimit ?? 'maxBodyBytes';
+    const tooLarge = () => new ResponseTooLargeError({ ...req.context, limit, max: this.limits[limit] });
     const guard = new AbortGuard(req.signal);
     guard.startTimer('timeout', timeoutMs);
     try {
@@ -108,7 +182,7 @@ export class HttpClient {
         ...(timeoutMs !== undefined ? { headersTimeout: 0, bodyTimeout: 0 } : {}),
         ...(this.options.dispatcher ? { dispatcher: this.options.dispatcher } : {}),
       });
-      const text = await res.body.text();
+      const text = await readText(res, this.limits[limit], guard, tooLarge);
       return {
         status: res.statusCode,
         headers: res.headers,
@@ -153,7 +227,14 @@ export class HttpClient {
       headers: res.headers,
       body: res.body,
       scope,
-      text: () => res.body.text(),
+      limits: this.limits,
+      text: () =>
+        readText(
+          res,
+          this.limits.maxBodyBytes,
+          guard,
+          () => new ResponseTooLargeError({ ...req.context, limit: 'maxBodyBytes', max: this.limits.maxBodyBytes }),
+        ),
       touch: () => {
         if (!closed) guard.startTimer('idle', idle);
       },
@@ -172,9 +253,10 @@ export class HttpClient {
 
   private async prepare(
     req: HttpRequest,
-  ): Promise<{ url: string; headers: Record<string, string>; secrets: string[] }> {
+  ): Promise<{ url: string; headers: Record<string, string>; secrets: readonly string[] }> {
     const auth = await resolveAuth(this.options.auth);
     const url = new URL(req.url);
+    for (const secret of [...secretsOf(auth), ...urlSecrets(url)]) this.remember(secret);
     for (const [key, value] of Object.entries(req.query ?? {})) {
       if (value === undefined) continue;
       if (Array.isArray(value)) for (const v of value) url.searchParams.append(key, v);
@@ -184,7 +266,13 @@ export class HttpClient {
     const headers: Record<string, string> = { 'user-agent': this.options.userAgent ?? DEFAULT_USER_AGENT };
     for (const [key, value] of Object.entries(req.headers)) headers[key.toLowerCase()] = value;
     for (const [key, value] of Object.entries(auth.headers ?? {})) headers[key.toLowerCase()] = value;
-    return { url: url.toString(), headers, secrets: secretsOf(auth) };
+    return { url: url.toString(), headers, secrets: this.secrets };
+  }
+
+  private remember(secret: string): void {
+    this.remembered.delete(secret);
+    this.remembered.add(secret);
+    if (this.remembered.size > MAX_REMEMBERED_SECRETS) this.remembered.delete(this.remembered.values().next().value!);
   }
 }
 

@@ -21,8 +21,9 @@
  * ```
  *
  * Every call takes an `AbortSignal`; nothing retries on its own. Parsed objects are plain JSON
- * (safe to store in Temporal history). Credentials come from an {@link AuthResolver}, are sent
- * on every request and never appear in error messages.
+ * (safe to store in Temporal history). Everything an agent sends is read within caps
+ * ({@link A2ALimits}: bytes, artifacts, parts, nesting). Credentials come from an
+ * {@link AuthResolver}, are sent on every request and never appear in error messages.
  *
  * @module
  */
@@ -63,14 +64,17 @@ export type {
   Transport,
 } from './transport.js';
 export {
+  ArtifactAssembler,
   applyArtifactUpdate,
   artifactSetFromTask,
   artifactText,
   chunkPosition,
   emptyArtifactSet,
   isArtifactSetComplete,
+  type ArtifactLimits,
   type ArtifactSet,
 } from './artifacts.js';
 export * from './errors.js';
-export { parseRetryAfter } from './error-mapping.js';
+export { MAX_RETRY_AFTER_MS, parseRetryAfter } from './error-mapping.js';
+export { DEFAULT_LIMITS, type A2ALimits } from './limits.js';
 export { readSseEvents, SseLineParser, type SseEvent, type SseReadOptions } from './sse.js';

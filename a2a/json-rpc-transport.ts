@@ -6,11 +6,12 @@
  * Errors arrive with HTTP 200 as `{"error":{code,message,data:[ErrorInfo]}}`; a streaming call
  * may also answer with one plain JSON response instead of SSE.
  */
-import type { SelectedInterface } from './agent-card.js';
+import type { BindingOptions } from './binding-options.js';
 import { errorFromHttpResponse, errorFromJsonRpcError, errorFromRpcStatus } from './error-mapping.js';
-import { InvalidResponseError, UnknownAgentError, quote, where, type A2AError } from './errors.js';
+import { quote, where } from './error-text.js';
+import { InvalidResponseError, UnknownAgentError, type A2AError } from './errors.js';
 import { streamResponses, type DecodedEvent, type StreamDecoder } from './event-stream.js';
-import { displayUrl, type HttpClient } from './http.js';
+import { displayUrl } from './http.js';
 import { SendMessageResponseSchema, StreamResponseSchema, type StreamResponse } from './schemas/events.js';
 import {
   ListTaskPushNotificationConfigsResponseSchema,
@@ -32,13 +33,6 @@ import type {
 } from './transport.js';
 import { parseJsonText, parseWire, type ParseContext } from './validation.js';
 
-export interface BindingOptions {
-  endpoint: SelectedInterface;
-  http: HttpClient;
-  /** Default `timeoutMs` of unary calls and `connectTimeoutMs` of streams. */
-  timeoutMs?: number;
-}
-
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -58,7 +52,8 @@ export class JsonRpcConnection {
   }
 
   parseContext(operation: string, what: string): ParseContext {
-    return { operation, agentUrl: this.agentUrl, what, protocolVersion: this.protocolVersion };
+    const { secrets, limits } = this.options.http;
+    return { operation, agentUrl: this.agentUrl, what, protocolVersion: this.protocolVersion, secrets, limits };
   }
 
   private envelope(method: string, params: unknown): string {
@@ -90,7 +85,7 @@ export class JsonRpcConnection {
     const ctx = { operation, agentUrl: this.agentUrl, ...(scope.secrets ? { secrets: scope.secrets } : {}) };
     if (!isRecord(json)) {
       throw new InvalidResponseError(
-        `${where(ctx, 'from')} returned ${quote(json)} where a JSON-RPC response object was expected; the agent does not follow JSON-RPC 2.0, so retrying will not help.`,
+        `${where(ctx, 'from')} returned ${quote(json, this.options.http.secrets)} where a JSON-RPC response object was expected; the agent does not follow JSON-RPC 2.0, so retrying will not help.`,
         { operation, agentUrl: this.agentUrl, path: '' },
       );
     }

@@ -56,11 +56,18 @@ export interface ListPushConfigsResult {
 }
 
 export interface Transport {
+  /** SendMessage. With `configuration.returnImmediately` it returns as soon as the task exists. */
   sendMessage(req: SendMessageRequest, o?: CallOptions): Promise<SendMessageResponse>;
+  /** SendStreamingMessage: the task (or a message), then its updates, until the server closes the stream. */
   sendStreamingMessage(req: SendMessageRequest, o?: StreamOptions): AsyncGenerator<StreamResponse, void, undefined>;
   getTask(req: GetTaskParams, o?: CallOptions): Promise<Task>;
+  /** ListTasks (1.0 only: a 0.3 interface rejects with UnsupportedOperationError). */
   listTasks(req: ListTasksRequest, o?: CallOptions): Promise<ListTasksResponse>;
   cancelTask(req: CancelTaskParams, o?: CallOptions): Promise<Task>;
+  /**
+   * SubscribeToTask: the current task, then live updates. Over REST it POSTs and falls back to
+   * GET on 404/405. A task waiting for input keeps the stream open and silent: use `idleTimeoutMs`.
+   */
   subscribeToTask(req: SubscribeToTaskParams, o?: StreamOptions): AsyncGenerator<StreamResponse, void, undefined>;
   createPushConfig(cfg: TaskPushNotificationConfig, o?: CallOptions): Promise<TaskPushNotificationConfig>;
   getPushConfig(req: PushConfigRef, o?: CallOptions): Promise<TaskPushNotificationConfig>;

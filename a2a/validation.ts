@@ -1,54 +1,159 @@
 /**
- * Turns zod failures into {@link InvalidResponseError}s whose message names the operation, the
- * agent, the field path and the offending value, e.g.
- * `GetTask from http://127.0.0.1:4000/a2a/rest returned an invalid Task: status.state: expected a TASK_STATE_* value, got "done"`.
+ * From agent-sent text to validated objects, with bounded work and bounded, scrubbed errors.
+ *
+ * - {@link parseJsonText} refuses JSON nested deeper than `maxJsonDepth` (one linear scan, no
+ *   recursion), so no deep value ever reaches code that recurses (`JSON.stringify`,
+ *   `structuredClone`, Temporal's payload converter).
+ * - {@link parseWire} checks the artifact and part counts before zod sees the value, stops zod
+ *   after {@link MAX_INVALID_VALUES} invalid values, and turns the first problem into an
+ *   {@link InvalidResponseError} naming the operation, the agent, the field path, the expected
+ *   type and at most 80 scrubbed characters of the value, e.g.
+ *   `GetTask from http://127.0.0.1:4000/a2a/rest returned an invalid Task: status.state: expected a TASK_STATE_* value, got "done"`.
+ *   The raw input never travels in the error or its cause.
  */
 import type { z } from 'zod';
-import { InvalidResponseError, quote, where, type ErrorContext } from './errors.js';
+import { clip, quote, scrubbed, where } from './error-text.js';
+import { InvalidResponseError, ResponseTooLargeError, type ErrorContext } from './errors.js';
+import { DEFAULT_LIMITS, LIMIT_ENV, type A2ALimits } from './limits.js';
+import { MAX_INVALID_VALUES, TooManyInvalidValues, boundedSafeParse } from './schemas/bounded-parse.js';
 
 export interface ParseContext extends ErrorContext {
   /** What the body should have been, e.g. `Task`, `StreamResponse`, `agent card`. */
   what: string;
   /** The protocol version the agent should speak, for the advice. */
   protocolVersion?: string;
+  /** Credential values to keep out of messages (see `HttpClient.secrets`). */
+  secrets?: readonly string[];
+  /** Count and depth caps. @default DEFAULT_LIMITS */
+  limits?: A2ALimits;
 }
 
-/** Parses `value` with `schema` or throws an InvalidResponseError naming the first problem. */
+/** Parses `value` with `schema` or throws an InvalidResponseError (or ResponseTooLargeError) naming the first problem. */
 export function parseWire<S extends z.ZodType>(schema: S, value: unknown, ctx: ParseContext): z.output<S> {
-  const result = schema.safeParse(value, { reportInput: true });
+  checkCounts(value, ctx);
+  let result: z.ZodSafeParseResult<z.output<S>>;
+  try {
+    result = boundedSafeParse(schema, value, { reportInput: true });
+  } catch (error) {
+    if (!(error instanceof TooManyInvalidValues)) throw error;
+    const first = quote(error.first, ctx.secrets);
+    throw invalid(`more than ${MAX_INVALID_VALUES} values are invalid, the first being ${first}`, ctx, '');
+  }
   if (result.success) return result.data;
   const issues = result.error.issues;
   const first = leafIssue(issues[0]!);
-  const path = formatPath(first.path);
+  const path = formatPath(first.path, ctx.secrets);
   const more = issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : '';
-  const message = `${where(ctx, 'from')} returned an invalid ${ctx.what}: ${path ? `${path}: ` : ''}${describeIssue(first)}${more}; ${advice(ctx)}.`;
-  return throwInvalid(message, ctx, path, result.error);
+  throw invalid(
+    `${path ? `${path}: ` : ''}${describeIssue(first, ctx.secrets)}${more}`,
+    ctx,
+    path,
+    summary(issues, ctx),
+  );
 }
 
-function throwInvalid(message: string, ctx: ErrorContext, path: string, cause: unknown): never {
-  throw new InvalidResponseError(message, { ...ctx, path, cause });
-}
-
-/** Throws the InvalidResponseError for a body that is not JSON at all. */
-export function invalidJson(text: string, ctx: ParseContext, cause?: unknown): InvalidResponseError {
-  const body = text.trim() === '' ? 'an empty body' : `a body that is not JSON (${quote(text.trim(), 60)})`;
+function invalid(problem: string, ctx: ParseContext, path: string, cause?: Error): InvalidResponseError {
   return new InvalidResponseError(
-    `${where(ctx, 'from')} returned ${body} where a ${ctx.what} was expected; ${advice(ctx)}.`,
+    `${where(ctx, 'from')} returned an invalid ${ctx.what}: ${problem}; ${advice(ctx)}.`,
     {
-      ...ctx,
-      path: '',
-      cause,
+      ...context(ctx),
+      path,
+      ...(cause ? { cause } : {}),
     },
   );
 }
 
-/** Parses a JSON text, or throws an InvalidResponseError. */
+/** The zod issues without their inputs: path and message of the first five, scrubbed and cut. */
+function summary(issues: readonly z.core.$ZodIssue[], ctx: ParseContext): Error {
+  const lines = issues.slice(0, 5).map((i) => scrubbed(`${formatPath(i.path)}: ${i.message}`, ctx.secrets, 160));
+  const more = issues.length > 5 ? `; and ${issues.length - 5} more` : '';
+  const error = new Error(`${lines.join('; ')}${more}`);
+  error.name = 'ValidationIssues';
+  return error;
+}
+
+function context(ctx: ErrorContext): ErrorContext {
+  const out: ErrorContext = {};
+  if (ctx.operation !== undefined) out.operation = ctx.operation;
+  if (ctx.agentUrl !== undefined) out.agentUrl = ctx.agentUrl;
+  return out;
+}
+
+/** The InvalidResponseError for a body that is not JSON at all: quotes at most 80 scrubbed characters. */
+export function invalidJson(text: string, ctx: ParseContext): InvalidResponseError {
+  const trimmed = text.trim();
+  const body = trimmed === '' ? 'an empty body' : `a body that is not JSON (${quote(trimmed, ctx.secrets)})`;
+  return new InvalidResponseError(
+    `${where(ctx, 'from')} returned ${body} where a ${ctx.what} was expected; ${advice(ctx)}.`,
+    { ...context(ctx), path: '' },
+  );
+}
+
+/** Parses a JSON text, or throws an InvalidResponseError (not JSON, or nested deeper than `maxJsonDepth`). */
 export function parseJsonText(text: string, ctx: ParseContext): unknown {
+  const maxDepth = (ctx.limits ?? DEFAULT_LIMITS).maxJsonDepth;
+  if (exceedsDepth(text, maxDepth)) {
+    throw new InvalidResponseError(
+      `${where(ctx, 'from')} returned JSON nested deeper than ${maxDepth} levels where a ${ctx.what} was expected (raise ${LIMIT_ENV.maxJsonDepth}, client option limits.maxJsonDepth, if the agent really nests that deep); ${advice(ctx)}.`,
+      { ...context(ctx), path: '' },
+    );
+  }
   try {
     return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw invalidJson(text, ctx, error);
+  } catch {
+    // The SyntaxError quotes the body, possibly a cut secret: it is not kept as the cause.
+    throw invalidJson(text, ctx);
   }
+}
+
+/**
+ * True when `text`, read as JSON, opens more than `maxDepth` objects or arrays at once. One pass
+ * over the characters, strings skipped: linear and without recursion, whatever the input.
+ */
+export function exceedsDepth(text: string, maxDepth: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > maxDepth) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Keys under which a response wraps a task or an artifact update (1.0 and both 0.3 dialects). */
+const WRAPPERS = ['task', 'artifactUpdate', 'artifact_update'] as const;
+
+/**
+ * Refuses a task with more than `maxArtifactsPerTask` artifacts or an artifact with more than
+ * `maxPartsPerArtifact` parts, before validation (whose cost would grow with them). Looks at a
+ * Task, an artifact update, their wrappers and a ListTasks page, in the raw JSON.
+ */
+function checkCounts(value: unknown, ctx: ParseContext, depth = 0): void {
+  if (!isRecord(value) || depth > 2) return;
+  const limits = ctx.limits ?? DEFAULT_LIMITS;
+  const tooLarge = (limit: 'maxArtifactsPerTask' | 'maxPartsPerArtifact'): ResponseTooLargeError =>
+    new ResponseTooLargeError({ ...context(ctx), limit, max: limits[limit] });
+  const artifact = (a: unknown): void => {
+    if (isRecord(a) && Array.isArray(a.parts) && a.parts.length > limits.maxPartsPerArtifact)
+      throw tooLarge('maxPartsPerArtifact');
+  };
+  if (Array.isArray(value.artifacts)) {
+    if (value.artifacts.length > limits.maxArtifactsPerTask) throw tooLarge('maxArtifactsPerTask');
+    value.artifacts.forEach(artifact);
+  }
+  artifact(value.artifact);
+  if (Array.isArray(value.tasks)) for (const task of value.tasks) checkCounts(task, ctx, depth + 1);
+  for (const key of WRAPPERS) checkCounts(value[key], ctx, depth + 1);
 }
 
 function advice(ctx: ParseContext): string {
@@ -70,18 +175,21 @@ function leafIssue(issue: z.core.$ZodIssue): z.core.$ZodIssue {
   return leafIssue({ ...inner, path: [...issue.path, ...inner.path] } as z.core.$ZodIssue);
 }
 
-function depth(issues: z.core.$ZodIssue[]): number {
-  return Math.max(0, ...issues.map((i) => i.path.length));
+function depth(issues: readonly z.core.$ZodIssue[]): number {
+  let max = 0;
+  for (const issue of issues) max = Math.max(max, issue.path.length);
+  return max;
 }
 
-/** `status.message.parts[0].text` */
-export function formatPath(path: readonly PropertyKey[]): string {
+/** `status.message.parts[0].text`, scrubbed, each key at most 64 and the whole at most 160 characters. */
+export function formatPath(path: readonly PropertyKey[], secrets: readonly string[] = []): string {
   let out = '';
   for (const segment of path) {
     if (typeof segment === 'number') out += `[${segment}]`;
-    else out += out ? `.${String(segment)}` : String(segment);
+    else out += `${out ? '.' : ''}${clip(String(segment), 64)}`;
+    if (out.length > 160) break;
   }
-  return out;
+  return scrubbed(out, secrets, 160);
 }
 
 const ARTICLES: Record<string, string> = {
@@ -95,26 +203,23 @@ const ARTICLES: Record<string, string> = {
   record: 'an object',
 };
 
-function describeIssue(issue: z.core.$ZodIssue): string {
+function describeIssue(issue: z.core.$ZodIssue, secrets: readonly string[] | undefined): string {
   const input = 'input' in issue ? issue.input : undefined;
-  const got = `got ${quote(input)}`;
+  const got = `got ${quote(input, secrets)}`;
+  // zod's own messages name the schema's expectations, never the input; ours are constants.
+  const message = clip(issue.message, 160);
   switch (issue.code) {
     case 'invalid_type': {
       const expected = ARTICLES[issue.expected] ?? issue.expected;
       // Custom messages start with "expected"; zod's defaults start with "Invalid input".
-      const text = issue.message.startsWith('expected') ? issue.message : `expected ${expected}`;
+      const text = message.startsWith('expected') ? message : `expected ${expected}`;
       return input === undefined ? `missing, ${text}` : `${text}, ${got}`;
     }
     case 'too_small':
-      return issue.message.startsWith('must') || issue.message.startsWith('expected')
-        ? `${issue.message}, ${got}`
-        : `too small, ${got}`;
+      return message.startsWith('must') || message.startsWith('expected') ? `${message}, ${got}` : `too small, ${got}`;
     case 'invalid_value':
-      return input === undefined ? `missing, ${issue.message}` : `${issue.message}, ${got}`;
-    case 'custom':
-    case 'invalid_union':
-      return `${issue.message}, ${got}`;
+      return input === undefined ? `missing, ${message}` : `${message}, ${got}`;
     default:
-      return `${issue.message}, ${got}`;
+      return `${message}, ${got}`;
   }
 }

@@ -136,6 +136,13 @@ export function loadAgentRegistry(path: string, env: NodeJS.ProcessEnv = process
 }
 
 function sameUrl(a: string, b: string): boolean {
-  const strip = (u: string) => u.replace(/\/\.well-known\/agent-card\.json$/, '').replace(/\/+$/, '');
+  // String operations, not `/\/+$/`: that regex is quadratic on a URL of many slashes, and the URL comes from a workflow input.
+  const strip = (u: string) => {
+    let end = u.endsWith(CARD_SUFFIX) ? u.length - CARD_SUFFIX.length : u.length;
+    while (end > 0 && u[end - 1] === '/') end--;
+    return u.slice(0, end);
+  };
   return strip(a) === strip(b);
 }
+
+const CARD_SUFFIX = '/.well-known/agent-card.json';

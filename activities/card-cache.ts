@@ -4,7 +4,7 @@
  * so a busy worker does not fetch the same card for every delegation.
  */
 import type { Dispatcher } from 'undici';
-import { fetchAgentCard, type AuthResolver, type FetchedAgentCard } from '../a2a/index.js';
+import { fetchAgentCard, type A2ALimits, type AuthResolver, type FetchedAgentCard } from '../a2a/index.js';
 
 interface Entry {
   fetched: FetchedAgentCard;
@@ -17,6 +17,8 @@ export class AgentCardCache {
   constructor(
     private readonly options: {
       dispatcher?: Dispatcher;
+      /** Caps on what is read (the card: `maxCardBytes`). */
+      limits?: Partial<A2ALimits>;
       now?: () => number;
       /** @default 60 */ defaultMaxAgeSeconds?: number;
     } = {},
@@ -32,6 +34,7 @@ export class AgentCardCache {
     const fetched = await fetchAgentCard(url, {
       ...request,
       dispatcher: this.options.dispatcher,
+      limits: this.options.limits,
       previous: cached?.fetched,
     });
     const maxAge = fetched.maxAgeSeconds ?? this.options.defaultMaxAgeSeconds ?? 60;

@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import { createA2AClient, type A2AClient } from '../a2a/index.js';
+import { createA2AClient, type A2AClient, type A2ALimits } from '../a2a/index.js';
 import type { AgentRef } from '../workflows/delegation-types.js';
 import type { AgentRegistry } from './agent-registry.js';
 import type { AgentCardCache } from './card-cache.js';
@@ -14,6 +14,8 @@ export interface ActivityDeps {
   webhook?: WebhookDeps;
   /** Per-request timeout of unary calls. @default 30_000 */
   requestTimeoutMs: number;
+  /** Caps on what agents may send (bytes, artifacts, parts, JSON depth). @default DEFAULT_LIMITS */
+  limits?: Partial<A2ALimits>;
 }
 
 /** Push mode's receiver, as the activities see it. */
@@ -29,6 +31,6 @@ export function clientFor(deps: ActivityDeps, agent: AgentRef): A2AClient {
   const { auth } = deps.registry.locate(agent.name);
   return createA2AClient(
     { endpoint: agent.endpoint },
-    { dispatcher: deps.dispatcher, auth, timeoutMs: deps.requestTimeoutMs },
+    { dispatcher: deps.dispatcher, auth, timeoutMs: deps.requestTimeoutMs, limits: deps.limits },
   );
 }

@@ -30,6 +30,8 @@ export interface CreateActivitiesOptions {
    * per-delegation credentials are derived from. Unset: `auto` never picks push, and `push` fails.
    */
   webhook?: ActivityDeps['webhook'];
+  /** Caps on what agents may send: bytes of bodies, cards and SSE, artifacts, parts, JSON depth. @default DEFAULT_LIMITS */
+  limits?: ActivityDeps['limits'];
 }
 
 export function createActivities(options: CreateActivitiesOptions = {}) {
@@ -38,10 +40,11 @@ export function createActivities(options: CreateActivitiesOptions = {}) {
   const dispatcher = options.dispatcher ?? new Agent({ connections: 256, bodyTimeout: 0, keepAliveTimeout: 30_000 });
   const deps: ActivityDeps = {
     registry: options.registry ?? new AgentRegistry({ agents: {} }),
-    cards: new AgentCardCache({ dispatcher }),
+    cards: new AgentCardCache({ dispatcher, limits: options.limits }),
     dispatcher,
     webhook: options.webhook,
     requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
+    limits: options.limits,
   };
   return {
     resolveAgent: (input: ResolveAgentInput) => resolveAgent(deps, input),

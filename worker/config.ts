@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { stripUndefined } from '../platform/strip-undefined.js';
 import { DEFAULT_TASK_QUEUE } from '../platform/temporal-config.js';
 import type { WebhookDeps } from '../activities/deps.js';
+import type { A2ALimits } from '../a2a/index.js';
 import { loadWebhookDeps } from './webhook-config.js';
 
 const positiveInt = z.coerce.number().int().positive();
@@ -27,6 +28,14 @@ const WorkerEnvSchema = z.object({
   A2A_HEARTBEAT_THROTTLE_MS: positiveInt.default(1_000),
   /** A pre-built workflow bundle (skips bundling at start). */
   A2A_WORKFLOW_BUNDLE: z.string().min(1).optional(),
+  /** Caps on what agents may send (a2a/limits.ts); past one, the call fails with A2A_RESPONSE_TOO_LARGE. */
+  A2A_MAX_BODY_BYTES: positiveInt.optional(),
+  A2A_MAX_CARD_BYTES: positiveInt.optional(),
+  A2A_MAX_SSE_LINE_BYTES: positiveInt.optional(),
+  A2A_MAX_SSE_EVENT_BYTES: positiveInt.optional(),
+  A2A_MAX_ARTIFACTS_PER_TASK: positiveInt.optional(),
+  A2A_MAX_PARTS_PER_ARTIFACT: positiveInt.optional(),
+  A2A_MAX_JSON_DEPTH: positiveInt.optional(),
 });
 
 export interface WorkerConfig {
@@ -39,6 +48,8 @@ export interface WorkerConfig {
   workflowBundlePath?: string;
   /** Push mode (A2A_WEBHOOK_URL + A2A_WEBHOOK_SECRET); unset = no push. */
   webhook?: WebhookDeps;
+  /** The caps set in the environment (A2A_MAX_*); the others keep their defaults. */
+  limits: Partial<A2ALimits>;
 }
 
 /** @throws Error with a sentence naming the variable when the environment is invalid. */
@@ -62,6 +73,15 @@ export function loadWorkerConfig(
     heartbeatThrottleMs: e.A2A_HEARTBEAT_THROTTLE_MS,
     workflowBundlePath: e.A2A_WORKFLOW_BUNDLE,
     webhook: loadWebhookDeps(env),
+    limits: stripUndefined({
+      maxBodyBytes: e.A2A_MAX_BODY_BYTES,
+      maxCardBytes: e.A2A_MAX_CARD_BYTES,
+      maxSseLineBytes: e.A2A_MAX_SSE_LINE_BYTES,
+      maxSseEventBytes: e.A2A_MAX_SSE_EVENT_BYTES,
+      maxArtifactsPerTask: e.A2A_MAX_ARTIFACTS_PER_TASK,
+      maxPartsPerArtifact: e.A2A_MAX_PARTS_PER_ARTIFACT,
+      maxJsonDepth: e.A2A_MAX_JSON_DEPTH,
+    }),
     ...stripUndefined(overrides),
   };
 }

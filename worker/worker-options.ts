@@ -21,7 +21,14 @@ export const STICKY_QUEUE_TIMEOUT = '1 second';
 export function a2aWorkerOptions(config: WorkerConfig, registry: AgentRegistry) {
   return {
     taskQueue: config.taskQueue,
-    plugins: [a2aTemporalPlugin({ registry, requestTimeoutMs: config.requestTimeoutMs, webhook: config.webhook })],
+    plugins: [
+      a2aTemporalPlugin({
+        registry,
+        requestTimeoutMs: config.requestTimeoutMs,
+        webhook: config.webhook,
+        limits: config.limits,
+      }),
+    ],
     ...(config.workflowBundlePath ? { workflowBundle: { codePath: config.workflowBundlePath } } : {}),
     maxConcurrentActivityTaskExecutions: config.maxConcurrentActivities,
     maxCachedWorkflows: config.maxCachedWorkflows,

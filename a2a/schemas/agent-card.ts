@@ -8,7 +8,7 @@
  * Strict where we depend on it: `name` and at least one interface with url, binding and version.
  */
 import { z } from 'zod';
-import { MetadataSchema, wireObject } from './json.js';
+import { MetadataSchema, StringListSchema, StringMapSchema, wireObject } from './json.js';
 
 export const AgentInterfaceSchema = wireObject({
   /** An HTTPS URL (or `host:port` for gRPC). */
@@ -42,7 +42,7 @@ export type AgentCapabilities = z.infer<typeof AgentCapabilitiesSchema>;
 
 /** `{"schemes":{"oidc":{"list":["openid"]}}}`: all schemes of one entry are needed together. */
 export const SecurityRequirementSchema = wireObject({
-  schemes: z.record(z.string(), wireObject({ list: z.array(z.string()).default([]) })).default({}),
+  schemes: z.record(z.string(), wireObject({ list: StringListSchema.default([]) })).default({}),
 });
 export type SecurityRequirement = z.infer<typeof SecurityRequirementSchema>;
 
@@ -50,10 +50,10 @@ export const AgentSkillSchema = wireObject({
   id: z.string(),
   name: z.string(),
   description: z.string().default(''),
-  tags: z.array(z.string()).default([]),
-  examples: z.array(z.string()).optional(),
-  inputModes: z.array(z.string()).optional(),
-  outputModes: z.array(z.string()).optional(),
+  tags: StringListSchema.default([]),
+  examples: StringListSchema.optional(),
+  inputModes: StringListSchema.optional(),
+  outputModes: StringListSchema.optional(),
   securityRequirements: z.array(SecurityRequirementSchema).optional(),
 });
 export type AgentSkill = z.infer<typeof AgentSkillSchema>;
@@ -69,7 +69,7 @@ const OAuthFlowSchema = wireObject({
   deviceAuthorizationUrl: z.string().optional(),
   tokenUrl: z.string().optional(),
   refreshUrl: z.string().optional(),
-  scopes: z.record(z.string(), z.string()).default({}),
+  scopes: StringMapSchema.default({}),
   pkceRequired: z.boolean().optional(),
 });
 
@@ -133,8 +133,8 @@ export const AgentCardSchema = wireObject({
   capabilities: AgentCapabilitiesSchema.default({}),
   securitySchemes: z.record(z.string(), SecuritySchemeSchema).optional(),
   securityRequirements: z.array(SecurityRequirementSchema).optional(),
-  defaultInputModes: z.array(z.string()).default([]),
-  defaultOutputModes: z.array(z.string()).default([]),
+  defaultInputModes: StringListSchema.default([]),
+  defaultOutputModes: StringListSchema.default([]),
   skills: z.array(AgentSkillSchema).default([]),
   signatures: z.array(AgentCardSignatureSchema).optional(),
 });

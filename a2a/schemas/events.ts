@@ -6,13 +6,13 @@
  * `kind` and no `final` in 1.0: a stream ends when the server closes it.
  */
 import { z } from 'zod';
-import { IdSchema, MetadataSchema, oneofKeys, wireObject } from './json.js';
+import { IdSchema, MetadataSchema, OptionalIdSchema, oneofKeys, wireObject } from './json.js';
 import { MessageSchema } from './message.js';
 import { ArtifactSchema, TaskSchema, TaskStatusSchema } from './task.js';
 
 export const TaskStatusUpdateEventSchema = wireObject({
   taskId: IdSchema,
-  contextId: z.string().optional(),
+  contextId: OptionalIdSchema,
   status: TaskStatusSchema,
   metadata: MetadataSchema.optional(),
 });
@@ -20,7 +20,7 @@ export type TaskStatusUpdateEvent = z.infer<typeof TaskStatusUpdateEventSchema>;
 
 export const TaskArtifactUpdateEventSchema = wireObject({
   taskId: IdSchema,
-  contextId: z.string().optional(),
+  contextId: OptionalIdSchema,
   artifact: ArtifactSchema,
   /** Add these parts to the artifact already sent with the same `artifactId` (absent = false = replace). */
   append: z.boolean().optional(),

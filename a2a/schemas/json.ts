@@ -5,8 +5,13 @@
  * A2A 1.0 JSON is ProtoJSON (ADR-001): lowerCamelCase names, but parsers also accept the
  * proto's snake_case names (the 1.0 TCK sends `history_length`, `task_id`, `context_id`).
  * Unknown fields are ignored (dropped from the parsed object, so what we store is plain JSON).
+ *
+ * Bounded: ids are at most {@link MAX_ID_LENGTH} characters (they go into workflow history and
+ * search attributes), and every wire object and every string in a list or map is `guarded`
+ * (see ./bounded-parse.ts), so a validation stops early on a body full of invalid values.
  */
 import { z } from 'zod';
+import { guarded } from './bounded-parse.js';
 
 /** Any JSON value: what a `google.protobuf.Value` / `Struct` holds on the wire. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -20,8 +25,25 @@ export const JsonValueSchema = z.custom<JsonValue>((value) => value !== undefine
 export const MetadataSchema = z.record(z.string(), z.unknown(), { error: 'expected an object' });
 export type Metadata = z.infer<typeof MetadataSchema>;
 
-/** A non-empty string, for identifiers whose absence would make the object useless. */
-export const IdSchema = z.string({ error: 'expected a non-empty string' }).min(1, { error: 'must not be empty' });
+/** Longest task, context, message or artifact id accepted from an agent. */
+export const MAX_ID_LENGTH = 256;
+
+const tooLong = { error: `must be at most ${MAX_ID_LENGTH} characters` };
+
+/** A non-empty string of at most 256 characters, for identifiers whose absence would make the object useless. */
+export const IdSchema = z
+  .string({ error: 'expected a non-empty string' })
+  .min(1, { error: 'must not be empty' })
+  .max(MAX_ID_LENGTH, tooLong);
+
+/** An optional id (a context id, the task id of a message), at most 256 characters. */
+export const OptionalIdSchema = z.string().max(MAX_ID_LENGTH, tooLong).optional();
+
+/** A list of strings (tags, modes, extension URIs, task ids). */
+export const StringListSchema = z.array(guarded(z.string()));
+
+/** A map of strings (OAuth scopes, ErrorInfo metadata). */
+export const StringMapSchema = z.record(z.string(), guarded(z.string()));
 
 function snakeToCamel(key: string): string {
   return key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
@@ -77,7 +99,7 @@ export function wireObject<Shape extends z.ZodRawShape>(
         })
         .pipe(object)
     : object;
-  return z.preprocess(camelizeKnownKeys(new Set(Object.keys(shape))), inner);
+  return guarded(z.preprocess(camelizeKnownKeys(new Set(Object.keys(shape))), inner));
 }
 
 /** `{ a: A } | { b: B } | …` for a shape `{ a: schemaA, b: schemaB, … }`. */

@@ -3,14 +3,14 @@
  * from these types; the schemas exist so agents and tests can validate what they receive.
  */
 import { z } from 'zod';
-import { IdSchema, MetadataSchema, wireObject } from './json.js';
+import { IdSchema, MetadataSchema, StringListSchema, wireObject } from './json.js';
 import { MessageSchema } from './message.js';
 import { TaskPushNotificationConfigSchema } from './push-config.js';
 import { TaskSchema } from './task.js';
 import { TaskStateSchema } from './task-state.js';
 
 export const SendMessageConfigurationSchema = wireObject({
-  acceptedOutputModes: z.array(z.string()).optional(),
+  acceptedOutputModes: StringListSchema.optional(),
   /** Unset = server default; 0 = no history; N = at most the N newest messages. */
   historyLength: z.number().int().nonnegative().optional(),
   /** Default false (blocking: the call returns when the task is terminal or interrupted). */

@@ -3,7 +3,7 @@
  * wire (no `artifacts` key when there are none), so every list here is optional.
  */
 import { z } from 'zod';
-import { IdSchema, MetadataSchema, wireObject } from './json.js';
+import { IdSchema, MetadataSchema, OptionalIdSchema, StringListSchema, wireObject } from './json.js';
 import { MessageSchema } from './message.js';
 import { PartSchema } from './part.js';
 import { TaskStateSchema } from './task-state.js';
@@ -23,13 +23,13 @@ export const ArtifactSchema = wireObject({
   description: z.string().optional(),
   parts: z.array(PartSchema).default([]),
   metadata: MetadataSchema.optional(),
-  extensions: z.array(z.string()).optional(),
+  extensions: StringListSchema.optional(),
 });
 export type Artifact = z.infer<typeof ArtifactSchema>;
 
 export const TaskSchema = wireObject({
   id: IdSchema,
-  contextId: z.string().optional(),
+  contextId: OptionalIdSchema,
   status: TaskStatusSchema,
   artifacts: z.array(ArtifactSchema).optional(),
   history: z.array(MessageSchema).optional(),

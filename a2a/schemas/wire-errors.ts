@@ -8,12 +8,14 @@
  * - ErrorInfo: `{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"TASK_NOT_FOUND","domain":"a2a-protocol.org","metadata":{…}}`.
  */
 import { z } from 'zod';
+import { boundedSafeParse } from './bounded-parse.js';
+import { StringMapSchema } from './json.js';
 
 export const ErrorInfoSchema = z.object({
   '@type': z.string().optional(),
   reason: z.string(),
   domain: z.string().optional(),
-  metadata: z.record(z.string(), z.string()).optional(),
+  metadata: StringMapSchema.optional(),
 });
 export type ErrorInfo = z.infer<typeof ErrorInfoSchema>;
 
@@ -39,13 +41,20 @@ export const GoogleRpcStatusSchema = z.object({
 });
 export type GoogleRpcStatus = z.infer<typeof GoogleRpcStatusSchema>;
 
+/** Details read per error: an agent may send a million, we look at the first few. */
+const MAX_DETAILS = 16;
+
 /** The ErrorInfo details of an error (`data` of a JSON-RPC error, `details` of a google.rpc.Status). */
 export function errorInfos(details: unknown): ErrorInfo[] {
   if (!Array.isArray(details)) return [];
   const infos: ErrorInfo[] = [];
-  for (const d of details) {
-    const parsed = ErrorInfoSchema.safeParse(d);
-    if (parsed.success) infos.push(parsed.data);
+  for (const d of details.slice(0, MAX_DETAILS)) {
+    try {
+      const parsed = boundedSafeParse(ErrorInfoSchema, d);
+      if (parsed.success) infos.push(parsed.data);
+    } catch {
+      // Too many invalid metadata values: not an ErrorInfo we can use.
+    }
   }
   return infos;
 }

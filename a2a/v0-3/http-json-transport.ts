@@ -7,7 +7,7 @@
 import type { ErrorScope } from '../error-mapping.js';
 import type { StreamDecoder } from '../event-stream.js';
 import { RestConnection, embeddedError, restErrorEvent, seg } from '../http-json-transport.js';
-import type { BindingOptions } from '../json-rpc-transport.js';
+import type { BindingOptions } from '../binding-options.js';
 import type { TaskPushNotificationConfig } from '../schemas/push-config.js';
 import type { ListTasksRequest, ListTasksResponse, SendMessageRequest } from '../schemas/requests.js';
 import type {

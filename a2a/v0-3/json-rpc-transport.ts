@@ -5,7 +5,8 @@
  * as 0.3, and a plain 0.3 server has never heard of it. 0.3 has no ListTasks.
  */
 import { UnsupportedOperationError } from '../errors.js';
-import { JsonRpcConnection, type BindingOptions } from '../json-rpc-transport.js';
+import type { BindingOptions } from '../binding-options.js';
+import { JsonRpcConnection } from '../json-rpc-transport.js';
 import type { TaskPushNotificationConfig } from '../schemas/push-config.js';
 import type { ListTasksRequest, ListTasksResponse, SendMessageRequest } from '../schemas/requests.js';
 import type {

@@ -13,7 +13,16 @@
  * Each schema accepts both spellings; ./to-v1.ts turns the result into 1.0 objects.
  */
 import { z } from 'zod';
-import { IdSchema, JsonValueSchema, MetadataSchema, listOr, wireObject } from '../schemas/json.js';
+import {
+  IdSchema,
+  JsonValueSchema,
+  MetadataSchema,
+  OptionalIdSchema,
+  StringListSchema,
+  listOr,
+  wireObject,
+} from '../schemas/json.js';
+import { guarded } from '../schemas/bounded-parse.js';
 
 export const LEGACY_STATES = {
   submitted: 'TASK_STATE_SUBMITTED',
@@ -88,15 +97,15 @@ export type LegacyPart = z.infer<typeof LegacyPartSchema>;
 export const LegacyMessageSchema = wireObject({
   kind: z.literal('message').optional(),
   messageId: IdSchema,
-  contextId: z.string().optional(),
-  taskId: z.string().optional(),
+  contextId: OptionalIdSchema,
+  taskId: OptionalIdSchema,
   role: LegacyRoleSchema,
   parts: z.array(LegacyPartSchema).optional(),
   /** ProtoJSON name of `parts` in the 0.3 proto. */
   content: z.array(LegacyPartSchema).optional(),
   metadata: MetadataSchema.optional(),
-  extensions: z.array(z.string()).optional(),
-  referenceTaskIds: z.array(z.string()).optional(),
+  extensions: StringListSchema.optional(),
+  referenceTaskIds: z.array(guarded(IdSchema)).optional(),
 });
 export type LegacyMessage = z.infer<typeof LegacyMessageSchema>;
 
@@ -115,14 +124,14 @@ export const LegacyArtifactSchema = wireObject({
   description: z.string().optional(),
   parts: z.array(LegacyPartSchema).default([]),
   metadata: MetadataSchema.optional(),
-  extensions: z.array(z.string()).optional(),
+  extensions: StringListSchema.optional(),
 });
 export type LegacyArtifact = z.infer<typeof LegacyArtifactSchema>;
 
 export const LegacyTaskSchema = wireObject({
   kind: z.literal('task').optional(),
   id: IdSchema,
-  contextId: z.string().optional(),
+  contextId: OptionalIdSchema,
   status: LegacyTaskStatusSchema,
   artifacts: z.array(LegacyArtifactSchema).optional(),
   history: z.array(LegacyMessageSchema).optional(),
@@ -133,7 +142,7 @@ export type LegacyTask = z.infer<typeof LegacyTaskSchema>;
 export const LegacyStatusUpdateSchema = wireObject({
   kind: z.literal('status-update').optional(),
   taskId: IdSchema,
-  contextId: z.string().optional(),
+  contextId: OptionalIdSchema,
   status: LegacyTaskStatusSchema,
   final: z.boolean().optional(),
   metadata: MetadataSchema.optional(),
@@ -143,7 +152,7 @@ export type LegacyStatusUpdate = z.infer<typeof LegacyStatusUpdateSchema>;
 export const LegacyArtifactUpdateSchema = wireObject({
   kind: z.literal('artifact-update').optional(),
   taskId: IdSchema,
-  contextId: z.string().optional(),
+  contextId: OptionalIdSchema,
   artifact: LegacyArtifactSchema,
   append: z.boolean().optional(),
   lastChunk: z.boolean().optional(),
@@ -153,10 +162,10 @@ export type LegacyArtifactUpdate = z.infer<typeof LegacyArtifactUpdateSchema>;
 
 export const LegacyPushConfigSchema = wireObject({
   id: z.string().optional(),
-  url: z.string(),
+  url: z.string({ error: 'expected the webhook URL' }).min(1, { error: 'must not be empty' }),
   token: z.string().optional(),
   authentication: wireObject({
-    schemes: z.array(z.string()).default([]),
+    schemes: StringListSchema.default([]),
     credentials: z.string().optional(),
   }).optional(),
 });

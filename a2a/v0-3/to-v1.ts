@@ -3,7 +3,8 @@
  * converts it into the 1.0 objects every caller works with.
  */
 import type { z } from 'zod';
-import { InvalidResponseError, where } from '../errors.js';
+import { where } from '../error-text.js';
+import { InvalidResponseError } from '../errors.js';
 import type {
   SendMessageResponse,
   StreamResponse,
@@ -194,7 +195,11 @@ export function legacySendResultToV1(json: unknown, ctx: ParseContext): SendMess
   if ('message' in response) return { message: response.message };
   throw new InvalidResponseError(
     `${where(ctx, 'from')} returned a stream event where a Task or Message was expected; the agent does not follow the A2A 0.3 wire format, so retrying will not help.`,
-    { ...ctx, path: '' },
+    {
+      ...(ctx.operation ? { operation: ctx.operation } : {}),
+      ...(ctx.agentUrl ? { agentUrl: ctx.agentUrl } : {}),
+      path: '',
+    },
   );
 }
 

@@ -222,6 +222,20 @@ describe('fetchAgentCard', () => {
     );
   });
 
+  it('refuses a card over maxCardBytes, non-retryably, naming the limit and A2A_MAX_CARD_BYTES', async () => {
+    const big = { ...CAPTURED_CARD, description: 'd'.repeat(2 * 1024 * 1024) };
+    mock.pool.intercept({ path: '/.well-known/agent-card.json' }).reply(200, big);
+    await expect(fetchAgentCard(ORIGIN, { dispatcher: mock.agent })).rejects.toMatchObject({
+      code: 'RESPONSE_TOO_LARGE',
+      retryable: false,
+      limit: 'maxCardBytes',
+      message: expect.stringContaining('sent an agent card larger than 1 MiB') as unknown,
+    });
+    mock.pool.intercept({ path: '/.well-known/agent-card.json' }).reply(200, big);
+    const fetched = await fetchAgentCard(ORIGIN, { dispatcher: mock.agent, limits: { maxCardBytes: 4 * 1024 * 1024 } });
+    expect(fetched.card.name).toBe('Node Setup Agent');
+  });
+
   it('parses Cache-Control', () => {
     expect(parseMaxAge('public, max-age=3600')).toBe(3600);
     expect(parseMaxAge('no-cache')).toBe(0);

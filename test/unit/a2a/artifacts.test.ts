@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
+  ArtifactAssembler,
   ArtifactGapError,
+  ResponseTooLargeError,
   applyArtifactUpdate,
   artifactSetFromTask,
   artifactText,
@@ -165,5 +167,65 @@ describe('artifactText', () => {
     expect(
       artifactText({ artifactId: 'a', parts: [{ text: 'a' }, { data: { x: 1 } }, { url: 'http://x' }, { text: 'b' }] }),
     ).toBe('ab');
+  });
+});
+
+describe('ArtifactAssembler', () => {
+  it('assembles the same set as applyArtifactUpdate, in place', () => {
+    const assembler = new ArtifactAssembler();
+    for (const c of [c1, chunk('other', {}, 'sorted'), c2, c3]) assembler.apply(c, assembler.position(c));
+    expect(assembler.set).toEqual(applyAll(emptyArtifactSet(), c1, chunk('other', {}, 'sorted'), c2, c3));
+  });
+
+  it('assembles 100,000 events in steps linear in the events (one lookup and one part write each)', () => {
+    const limits = { maxArtifactsPerTask: 50_001, maxPartsPerArtifact: 50_000 };
+    const assembler = new ArtifactAssembler(limits);
+    for (let i = 0; i < 100_000; i++) {
+      // Half one-part artifacts of their own, half appends to one long artifact: the two quadratic cases of before.
+      const update = i % 2 === 0 ? chunk(`a${i}`, {}, `artifact-${i}`) : chunk(`b${i}`, { append: true }, 'long');
+      assembler.apply(update, assembler.position(update));
+    }
+    expect(assembler.set.artifacts).toHaveLength(50_001);
+    expect(assembler.set.artifacts.find((a) => a.artifactId === 'long')?.parts).toHaveLength(50_000);
+    // At most three steps per event: position() looks an append's artifact up, apply() looks it up and writes its one part.
+    expect(assembler.steps).toBeLessThanOrEqual(3 * 100_000);
+  });
+
+  it('refuses the artifact past maxArtifactsPerTask and the part past maxPartsPerArtifact, changing nothing', () => {
+    const assembler = new ArtifactAssembler({ maxArtifactsPerTask: 2, maxPartsPerArtifact: 2 });
+    assembler.apply(c1);
+    assembler.apply(c2);
+    assembler.apply(chunk('x', {}, 'second'));
+    expect(() => assembler.apply(chunk('y', {}, 'third'))).toThrow(ResponseTooLargeError);
+    expect(() => assembler.apply(c3)).toThrow(
+      expect.objectContaining({ code: 'RESPONSE_TOO_LARGE', limit: 'maxPartsPerArtifact', max: 2 }),
+    );
+    expect(assembler.set.artifacts.map((a) => [a.artifactId, a.parts.length])).toEqual([
+      ['report', 2],
+      ['second', 1],
+    ]);
+    expect(() => applyArtifactUpdate(emptyArtifactSet(), c1, undefined, { maxPartsPerArtifact: 0 })).toThrow(
+      ResponseTooLargeError,
+    );
+  });
+
+  it('keeps an artifact named __proto__ as a plain entry', () => {
+    const assembler = new ArtifactAssembler();
+    assembler.apply(chunk('x', { lastChunk: true }, '__proto__'));
+    expect(Object.getPrototypeOf(assembler.set.lastChunk)).toBe(Object.prototype);
+    expect(Object.keys(assembler.set.lastChunk)).toEqual(['__proto__']);
+    expect(isArtifactSetComplete(assembler.set)).toBe(true);
+  });
+
+  it('starts again from a task snapshot', () => {
+    const assembler = new ArtifactAssembler();
+    assembler.apply(c1);
+    assembler.snapshot({
+      id: 'T',
+      status: { state: 'TASK_STATE_WORKING' },
+      artifacts: [{ artifactId: 'report', parts: [{ text: '# Report\n' }, { text: 'node-sass: high\n' }] }],
+    });
+    assembler.apply(c3, assembler.position(c3));
+    expect(artifactText(assembler.set.artifacts[0]!)).toBe('# Report\nnode-sass: high\nexpress: low\n');
   });
 });

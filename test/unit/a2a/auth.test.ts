@@ -7,6 +7,7 @@ import {
   parseAgentCard,
   type AuthResolver,
 } from '../../../a2a/index.js';
+import { scrubSecrets, secretsOf, urlSecrets } from '../../../a2a/auth.js';
 import { CAPTURED_CARD } from './fixtures/wire-captures.js';
 import { ORIGIN, SSE_HEADERS, collect, mockAgent, sseBody, type MockedAgent } from './helpers/mock-agent.js';
 
@@ -103,5 +104,24 @@ describe('auth', () => {
     }
     expect(first.message).toContain('[redacted]');
     expect(first.message).toContain('http://agent.test/a2a/rest');
+  });
+
+  it('scrubs the password of an interface URL and its key-like query values too', async () => {
+    mock.pool.intercept({ path: /\/a2a\/rest\/tasks\/T.*/ }).reply(500, 'echo pa55word-xyz k3y-in-the-url');
+    const endpoint = { ...rest, url: 'http://user:pa55word-xyz@agent.test/a2a/rest?key=k3y-in-the-url' };
+    const error = await failureOf(createA2AClient({ card, endpoint }, { dispatcher: mock.agent }).getTask({ id: 'T' }));
+    expect(error.message).not.toMatch(/pa55word|k3y-in/);
+    expect(error.message).toContain('http://agent.test/a2a/rest');
+  });
+});
+
+describe('scrubSecrets', () => {
+  it('replaces every echoed form of every secret, longest first', () => {
+    const secrets = secretsOf({ headers: { authorization: 'Basic dXNlcjpwYXNzd29yZA==' }, query: { k: 'a b&c' } });
+    expect(secrets).toEqual(expect.arrayContaining(['dXNlcjpwYXNzd29yZA==', 'user:password', 'password']));
+    expect(scrubSecrets('auth user:password, key a+b%26c or a%20b%26c, raw a b&c', secrets)).toBe(
+      'auth [redacted], key [redacted] or [redacted], raw [redacted]',
+    );
+    expect(urlSecrets(new URL('http://u:pw-1234@h/?v=1&api_key=abcdefgh'))).toEqual(['abcdefgh', 'pw-1234', 'pw-1234']);
   });
 });

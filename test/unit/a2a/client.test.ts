@@ -35,6 +35,13 @@ describe('createA2AClient', () => {
     expect(make('JSONRPC', '0.3')).toBeInstanceOf(LegacyJsonRpcTransport);
   });
 
+  it('is the transport of its interface, plus the card and endpoint it was made from', () => {
+    const card = parseAgentCard(CAPTURED_V03_HYBRID_CARD);
+    const client = createA2AClient({ card });
+    expect(client).toBeInstanceOf(HttpJsonTransport);
+    expect(client).toMatchObject({ card, endpoint: { binding: 'HTTP+JSON', protocolVersion: '1.0' } });
+  });
+
   it('refuses a card without a usable interface', () => {
     const card = parseAgentCard({
       name: 'g',

@@ -6,6 +6,8 @@ import {
   HttpStatusError,
   InvalidAgentResponseError,
   JsonRpcProtocolError,
+  MAX_ERROR_MESSAGE_LENGTH,
+  MAX_RETRY_AFTER_MS,
   PermissionDeniedError,
   PushNotificationNotSupportedError,
   RateLimitedError,
@@ -252,5 +254,67 @@ describe('network failures', () => {
 
   it('leaves errors without a network code alone (bugs are not disguised)', () => {
     expect(errorFromNetwork(new TypeError('bad header'), scope)).toBeUndefined();
+  });
+});
+
+describe('bounds and secrets of mapped errors', () => {
+  const secret = 'k3y/with+odd"chars';
+  const scoped = { ...scope, secrets: [secret] };
+
+  it('caps Retry-After at 5 minutes, in seconds and as a date', () => {
+    const now = Date.parse('Wed, 21 Oct 2026 07:28:00 GMT');
+    expect(MAX_RETRY_AFTER_MS).toBe(300_000);
+    expect(parseRetryAfter('86400', now)).toBe(300_000);
+    expect(parseRetryAfter('Wed, 21 Oct 2099 07:28:00 GMT', now)).toBe(300_000);
+    expect(parseRetryAfter('1'.repeat(10_000), now)).toBeUndefined();
+    expect(errorFromHttpResponse(429, { 'retry-after': '999999999' }, '', scope).retryAfterMs).toBe(300_000);
+  });
+
+  it('scrubs a credential echoed as sent, percent-encoded, form-encoded or JSON-escaped', () => {
+    for (const echoed of [secret, encodeURIComponent(secret), new URLSearchParams({ k: secret }).toString().slice(2)]) {
+      const error = errorFromHttpResponse(400, {}, `bad key ${echoed}`, scoped);
+      expect(error.message).toContain('[redacted]');
+      expect(error.message).not.toContain('k3y');
+    }
+    const json = JSON.stringify({ error: { code: 400, status: 'INVALID_ARGUMENT', message: `bad key ${secret}` } });
+    expect(errorFromHttpResponse(400, {}, json, scoped).message).not.toContain('k3y');
+    const rpc = errorFromJsonRpcError(
+      { code: -32050, message: 'x', data: [{ reason: `R_${secret}`, metadata: { echo: secret } }] },
+      scoped,
+    );
+    expect(JSON.stringify({ ...rpc, message: rpc.message })).not.toContain('k3y');
+  });
+
+  it('keeps agent words, reasons and ErrorInfo metadata bounded', () => {
+    const metadata = Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`k${i}`, 'v'.repeat(10_000)]));
+    const error = errorFromJsonRpcError(
+      { code: -32001, message: 'm'.repeat(100_000), data: [{ reason: 'TASK_NOT_FOUND', metadata }] },
+      scope,
+    );
+    expect(error).toBeInstanceOf(TaskNotFoundError);
+    expect((error as TaskNotFoundError).agentMessage.length).toBeLessThanOrEqual(1000);
+    expect(Object.keys((error as TaskNotFoundError).errorInfoMetadata ?? {})).toHaveLength(16);
+    expect(JSON.stringify(error).length).toBeLessThan(6_000);
+    expect(error.message.length).toBeLessThanOrEqual(MAX_ERROR_MESSAGE_LENGTH);
+    const reason = errorFromRpcStatus({ error: { code: 500, status: 'S'.repeat(100_000), message: '' } }, scope);
+    expect(reason?.message.length).toBeLessThanOrEqual(MAX_ERROR_MESSAGE_LENGTH);
+  });
+
+  it('quotes a deeply nested error body instead of parsing it', () => {
+    const error = errorFromHttpResponse(500, {}, '['.repeat(50_000), scope);
+    expect(error).toBeInstanceOf(HttpStatusError);
+    expect(error.message).toContain('failed with HTTP 500 ("[[[[');
+  });
+
+  it('keeps only a scrubbed copy of a network error as the cause', () => {
+    const raw = Object.assign(new Error(`connect ECONNREFUSED http://agent.test/?api_key=${secret}`), {
+      code: 'ECONNREFUSED',
+    });
+    const error = errorFromNetwork(new TypeError('fetch failed', { cause: raw }), scoped)!;
+    const cause = error.cause as Error & { cause: Error & { code: string } };
+    expect(cause).not.toBe(raw);
+    expect(cause.cause.message).toBe('connect ECONNREFUSED http://agent.test/?api_key=[redacted]');
+    expect(cause.cause.code).toBe('ECONNREFUSED');
+    expect(`${cause.stack}${cause.cause.stack}`).not.toContain('k3y');
   });
 });

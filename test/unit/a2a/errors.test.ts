@@ -8,9 +8,13 @@ import {
   HttpStatusError,
   InvalidAgentResponseError,
   InvalidResponseError,
+  MAX_ERROR_MESSAGE_LENGTH,
   NoUsableInterfaceError,
   PROTOCOL_ERROR_CLASSES,
+  PROTOCOL_ERRORS_BY_REASON,
+  PROTOCOL_ERRORS_BY_RPC_CODE,
   RateLimitedError,
+  ResponseTooLargeError,
   StreamIdleTimeoutError,
   TaskNotFoundError,
   TransportTimeoutError,
@@ -153,5 +157,41 @@ describe('error classes', () => {
     expect(foreign).toBeInstanceOf(TaskNotFoundError);
     expect(foreign).toBeInstanceOf(A2AError);
     expect(foreign).not.toBeInstanceOf(UnsupportedOperationError);
+  });
+});
+
+describe('error table and bounds', () => {
+  it('generates each protocol class from its table row, with its name, reason and JSON-RPC code', () => {
+    expect(PROTOCOL_ERROR_CLASSES.map((C) => [C.name, C.reason, C.rpcCode])).toEqual(
+      PROTOCOL_ERROR_CLASSES.map((C, i) => [new C().name, new C().reason, -32001 - i]),
+    );
+    expect(PROTOCOL_ERRORS_BY_REASON.get('TASK_NOT_FOUND')).toBe(TaskNotFoundError);
+    expect(PROTOCOL_ERRORS_BY_RPC_CODE.get(-32004)).toBe(UnsupportedOperationError);
+  });
+
+  it('names the passed cap and the setting that raises it', () => {
+    const error = new ResponseTooLargeError({ ...ctx, limit: 'maxSseEventBytes', max: 8 * 1024 * 1024 });
+    expect(error).toMatchObject({ code: 'RESPONSE_TOO_LARGE', retryable: false, limit: 'maxSseEventBytes' });
+    expect(error.message).toMatchInlineSnapshot(
+      `"GetTask from http://127.0.0.1:4000/a2a/rest sent an SSE event larger than 8 MiB, so the client stopped there; if the agent really needs more, raise A2A_MAX_SSE_EVENT_BYTES (client option limits.maxSseEventBytes)."`,
+    );
+    expect(new ResponseTooLargeError({ limit: 'maxArtifactsPerTask', max: 1000 }).message).toContain(
+      'sent a task with more than 1000 artifacts',
+    );
+  });
+
+  it(`keeps every message within ${MAX_ERROR_MESSAGE_LENGTH} characters`, () => {
+    const long = { operation: 'GetTask', agentUrl: `http://agent.test/${'p'.repeat(5000)}` };
+    for (const error of [
+      new TaskNotFoundError({ ...long, agentMessage: 'x'.repeat(5000) }),
+      new UnsupportedOperationError({ ...long, message: 'y'.repeat(5000) }),
+      new NoUsableInterfaceError(
+        Array.from({ length: 500 }, (_, i) => `GRPC 1.0 at http://a/${i}`),
+        long,
+      ),
+      new InvalidResponseError('z'.repeat(5000), long),
+    ]) {
+      expect(error.message.length).toBeLessThanOrEqual(MAX_ERROR_MESSAGE_LENGTH);
+    }
   });
 });

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import { Agent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -5,11 +6,14 @@ import {
   ConnectionError,
   HttpStatusError,
   InvalidResponseError,
+  ResponseTooLargeError,
   TransportTimeoutError,
   createA2AClient,
   parseAgentCard,
   type A2AClient,
 } from '../../../a2a/index.js';
+import { displayUrl } from '../../../a2a/http.js';
+import { collect } from './helpers/mock-agent.js';
 import { json, startScriptedServer, type ScriptedServer } from './helpers/scripted-server.js';
 
 const task = { id: 'T', contextId: 'C', status: { state: 'TASK_STATE_WORKING' } };
@@ -106,5 +110,99 @@ describe('unary calls against a faulty agent', () => {
   it('reports a connection the agent drops before answering as a retryable ConnectionError', async () => {
     server.next((req) => req.socket.destroy());
     await expect(client.getTask({ id: 'T' })).rejects.toMatchObject({ code: 'CONNECTION_FAILED', retryable: true });
+  });
+});
+
+describe('bounded reads against an agent that sends too much', () => {
+  let server: ScriptedServer;
+  let dispatcher: Agent;
+  beforeEach(async () => {
+    server = await startScriptedServer();
+    dispatcher = new Agent();
+  });
+  afterEach(async () => {
+    await dispatcher.destroy();
+    await server.close();
+  });
+
+  function bounded(binding: 'HTTP+JSON' | 'JSONRPC' = 'HTTP+JSON'): A2AClient {
+    const card = parseAgentCard({
+      name: 'flood',
+      supportedInterfaces: [{ url: `${server.url}/a2a`, protocolBinding: binding, protocolVersion: '1.0' }],
+    });
+    return createA2AClient({ card }, { dispatcher, limits: { maxBodyBytes: 64 * 1024, maxSseLineBytes: 1024 } });
+  }
+
+  /** Writes 16 KB chunks for as long as the socket stays open: only an abort ends the response. */
+  function flood(res: ServerResponse, prefix: string): void {
+    const chunk = 'x'.repeat(16 * 1024);
+    res.write(prefix);
+    const more = (): void => {
+      while (!res.destroyed && res.write(chunk));
+      if (!res.destroyed) res.once('drain', more);
+    };
+    res.on('error', () => {});
+    more();
+  }
+
+  it('aborts a unary body at maxBodyBytes, non-retryably, naming the limit and its setting', async () => {
+    server.next((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      flood(res, '{"id":"');
+    });
+    const failure = bounded().getTask({ id: 'T' });
+    await expect(failure).rejects.toBeInstanceOf(ResponseTooLargeError);
+    await expect(failure).rejects.toMatchObject({
+      code: 'RESPONSE_TOO_LARGE',
+      retryable: false,
+      limit: 'maxBodyBytes',
+      max: 64 * 1024,
+      message: `GetTask from ${server.url}/a2a sent a response body larger than 64 KiB, so the client stopped there; if the agent really needs more, raise A2A_MAX_BODY_BYTES (client option limits.maxBodyBytes).`,
+    });
+    await server.allSocketsClosed();
+  });
+
+  it('refuses a body whose Content-Length announces more than the cap before reading it', async () => {
+    server.next((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(1024 * 1024 * 1024) });
+      res.write('{');
+    });
+    await expect(bounded('JSONRPC').getTask({ id: 'T' })).rejects.toMatchObject({ limit: 'maxBodyBytes' });
+    await server.allSocketsClosed();
+  });
+
+  it('aborts a stream whose line never ends at maxSseLineBytes', async () => {
+    server.next((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      flood(res, 'data: ');
+    });
+    const failure = collect(bounded().subscribeToTask({ id: 'T' }));
+    await expect(failure).rejects.toMatchObject({
+      code: 'RESPONSE_TOO_LARGE',
+      limit: 'maxSseLineBytes',
+      operation: 'SubscribeToTask',
+    });
+    await server.allSocketsClosed();
+  });
+
+  it('bounds the plain JSON answer of a streaming call by maxBodyBytes', async () => {
+    server.next((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      flood(res, '{"jsonrpc":"2.0","id":1,"result":"');
+    });
+    await expect(collect(bounded('JSONRPC').subscribeToTask({ id: 'T' }))).rejects.toMatchObject({
+      limit: 'maxBodyBytes',
+    });
+    await server.allSocketsClosed();
+  });
+});
+
+describe('displayUrl', () => {
+  it('drops user info, query and fragment, and stays short for a huge URL', () => {
+    expect(displayUrl('https://user:pw@agent.test:8443/a2a/rest?api_key=k#x')).toBe('https://agent.test:8443/a2a/rest');
+    expect(displayUrl('agent.test:443?key=k')).toBe('agent.test:443');
+    const hostile = `http://agent.test/${'/'.repeat(200_000)}?${'?\n'.repeat(100_000)}`;
+    expect(displayUrl(hostile).length).toBeLessThanOrEqual(200);
+    expect(displayUrl(`${'?\n'.repeat(100_000)}`)).toBe('');
   });
 });

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { readSseEvents, type SseEvent } from '../../../a2a/index.js';
+import { describe, expect, it, vi } from 'vitest';
+import { ResponseTooLargeError, SseLineParser, readSseEvents, type SseEvent } from '../../../a2a/index.js';
 
 async function* chunks(...parts: Array<string | Uint8Array>): AsyncGenerator<string | Uint8Array> {
   for (const part of parts) yield part;
@@ -98,5 +98,63 @@ describe('readSseEvents', () => {
       { result: { task: { id: 'T' } } },
       { result: { statusUpdate: {} } },
     ]);
+  });
+});
+
+describe('readSseEvents within its caps', () => {
+  it('throws at the byte that makes a line longer than maxLineBytes, and pulls no further chunk', async () => {
+    let pulled = 0;
+    async function* endless(): AsyncGenerator<string> {
+      yield 'data: ';
+      for (;;) {
+        pulled += 1;
+        yield 'x'.repeat(1000);
+      }
+    }
+    const reading = (async () => {
+      for await (const _ of readSseEvents(endless(), { maxLineBytes: 10_000 })) {
+        /* nothing arrives */
+      }
+    })();
+    await expect(reading).rejects.toBeInstanceOf(ResponseTooLargeError);
+    await expect(reading).rejects.toMatchObject({ limit: 'maxSseLineBytes', max: 10_000 });
+    expect(pulled).toBe(10);
+  });
+
+  it('throws when the data of one event passes maxEventBytes, whatever its line count', async () => {
+    const lines = 'data: 0123456789\n'.repeat(100);
+    await expect(
+      (async () => {
+        for await (const _ of readSseEvents(chunks(lines), { maxEventBytes: 500, maxLineBytes: 100 })) {
+          /* never dispatched */
+        }
+      })(),
+    ).rejects.toMatchObject({ code: 'RESPONSE_TOO_LARGE', limit: 'maxSseEventBytes' });
+    // The count starts again with each event.
+    expect(await read('data: 0123456789\n\n'.repeat(100))).toHaveLength(100);
+  });
+
+  it('looks at each byte of an unterminated 100 MB line once, however it is chunked', () => {
+    const chunk = new Uint8Array(64 * 1024).fill(0x78);
+    const parser = new SseLineParser({ maxLineBytes: 1024 * 1024 * 1024 });
+    const scanned = { bytes: 0 };
+    const indexOf = Uint8Array.prototype.indexOf;
+    const spy = vi.spyOn(Uint8Array.prototype, 'indexOf').mockImplementation(function (
+      this: Uint8Array,
+      value: number,
+      from?: number,
+    ) {
+      scanned.bytes += this.length - (from ?? 0);
+      return indexOf.call(this, value, from);
+    });
+    try {
+      parser.push('data: ');
+      const chunks = (100 * 1024 * 1024) / chunk.length;
+      for (let i = 0; i < chunks; i++) expect(parser.push(chunk)).toEqual([]);
+      // Two searches (CR, LF) per chunk over the chunk alone: 200 MB, not the 5 TB of a rescan.
+      expect(scanned.bytes).toBeLessThanOrEqual(2 * (100 * 1024 * 1024 + 6));
+    } finally {
+      spy.mockRestore();
+    }
   });
 });

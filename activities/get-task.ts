@@ -22,7 +22,7 @@ export async function getTask(deps: ActivityDeps, input: GetTaskInput): Promise<
   return asActivity(input.agent.name, () =>
     whileHeartbeating(async () => {
       const client = clientFor(deps, input.agent);
-      const view = new TaskView(input.taskId, undefined);
+      const view = new TaskView(input.taskId, undefined, deps.limits);
       const signal = Context.current().cancellationSignal;
       view.snapshot(await client.getTask({ id: input.taskId, historyLength: 0 }, { signal }));
       const phase = phaseOf(view.status, input.handled);

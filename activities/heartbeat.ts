@@ -8,6 +8,7 @@ import { Context } from '@temporalio/activity';
 
 /** Nothing in the first QUIET_MS: a call that ends that fast needs no heartbeat (a retry finds its work by message id). */
 const QUIET_MS = 250;
+const BEAT_MS = 200;
 
 export interface Heartbeats {
   /** Heartbeats now (the SDK throttles it), e.g. on every event of a stream. */
@@ -18,9 +19,14 @@ export interface Heartbeats {
 /** Heartbeats `details()` on a timer well inside the heartbeat timeout, and on every {@link Heartbeats.beat}. */
 export function heartbeating(details: () => unknown = () => undefined): Heartbeats {
   const context = Context.current();
-  const quietUntil = Date.now() + QUIET_MS;
+  let next = Date.now() + QUIET_MS;
+  // Details are built at most every BEAT_MS (the SDK throttles what it sends anyway): a stream of
+  // many small events must not rebuild them for each one.
   const beat = () => {
-    if (Date.now() >= quietUntil) context.heartbeat(details());
+    const now = Date.now();
+    if (now < next) return;
+    next = now + BEAT_MS;
+    context.heartbeat(details());
   };
   const timer = setInterval(beat, Math.max(200, Math.min(1_000, (context.info.heartbeatTimeoutMs ?? 3_000) / 3)));
   return { beat, stop: () => clearInterval(timer) };

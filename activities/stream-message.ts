@@ -33,7 +33,7 @@ export type StreamTurnOutcome = { kind: 'message'; message: Message } | ({ kind:
 export async function streamMessage(deps: ActivityDeps, input: StreamMessageInput): Promise<StreamTurnOutcome> {
   const context = Context.current();
   const resumed = context.info.heartbeatDetails as TrackProgress | undefined;
-  const view = new TaskView(resumed?.taskId ?? '', resumed);
+  const view = new TaskView(resumed?.taskId ?? '', resumed, deps.limits);
   const reach = new Reachability(
     input.agent.name,
     input.unreachableMs ?? 120_000,

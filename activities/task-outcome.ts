@@ -3,11 +3,9 @@
  * following it can stop. Shared by the tracking activity (stream, poll) and push mode's `getTask`.
  */
 import {
-  applyArtifactUpdate,
-  artifactSetFromTask,
+  ArtifactAssembler,
   artifactText,
-  chunkPosition,
-  emptyArtifactSet,
+  type ArtifactLimits,
   type ArtifactSet,
   type Artifact,
   type StreamResponse,
@@ -90,10 +88,12 @@ export function phaseOf(status: TaskStatus | undefined, handled: StatusKey | und
 export class TaskView {
   task: Task;
   status: TaskStatus | undefined;
-  artifacts: ArtifactSet = emptyArtifactSet();
   events = 0;
+  /** Linear in the number of events: each chunk costs its own parts, whatever came before. */
+  private readonly assembler: ArtifactAssembler;
 
-  constructor(taskId: string, resumed: TrackProgress | undefined) {
+  constructor(taskId: string, resumed: TrackProgress | undefined, limits?: Partial<ArtifactLimits>) {
+    this.assembler = new ArtifactAssembler(limits);
     this.task = { id: taskId, status: { state: resumed?.state ?? 'TASK_STATE_SUBMITTED' } } as Task;
     this.events = resumed?.events ?? 0;
   }
@@ -111,7 +111,7 @@ export class TaskView {
     } else if ('artifactUpdate' in event) {
       const update = event.artifactUpdate;
       this.adopt(update.taskId, update.contextId);
-      this.artifacts = applyArtifactUpdate(this.artifacts, update, chunkPosition(this.artifacts, update));
+      this.assembler.apply(update, this.assembler.position(update));
     }
   }
 
@@ -121,7 +121,7 @@ export class TaskView {
     const { history: _history, artifacts: _artifacts, ...rest } = task;
     this.task = rest;
     this.status = task.status;
-    this.artifacts = artifactSetFromTask(task);
+    this.assembler.snapshot(task);
   }
 
   private adopt(taskId: string, contextId: string | undefined): void {
@@ -137,6 +137,11 @@ export class TaskView {
       );
     }
     this.task = { ...this.task, id: taskId, ...(contextId ? { contextId } : {}) };
+  }
+
+  /** The artifacts assembled so far (a live view: read, do not change). */
+  get artifacts(): ArtifactSet {
+    return this.assembler.set;
   }
 
   fingerprint(): string {

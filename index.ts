@@ -37,5 +37,7 @@ export {
 } from './client/status-view.js';
 export { ensureTemporalCli, type TemporalCli, type TemporalCliRoute } from './platform/temporal-cli.js';
 export { startDevServer, type DevServer, type DevServerOptions } from './platform/dev-server.js';
-export { ensureSearchAttributes } from './platform/search-attributes-setup.js';
+export { checkSearchAttributes, ensureSearchAttributes } from './platform/search-attributes-setup.js';
+export { ensureNamespace } from './platform/namespace-setup.js';
+export { requireSearchAttributes, SearchAttributesMissingError } from './worker/search-attribute-check.js';
 export { temporalTarget, type TemporalTarget } from './platform/temporal-config.js';

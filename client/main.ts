@@ -13,6 +13,7 @@ import { registerDemoCommand } from './commands/demo.js';
 import { registerListCommand } from './commands/list.js';
 import { registerReleaseCommand } from './commands/release.js';
 import { registerServerCommand } from './commands/server.js';
+import { registerSetupCommand } from './commands/setup.js';
 import { registerStatusCommand } from './commands/status.js';
 import { registerWatchCommand } from './commands/watch.js';
 import { registerWebhookCommand } from './commands/webhook.js';
@@ -23,8 +24,17 @@ export async function runCli(argv: string[]): Promise<number> {
   const program = new Command('a2a-temporal')
     .description('Durable delegation to A2A agents on Temporal.')
     .option('--verbose', 'print stack traces and debug output')
+    .option(
+      '--profile <name>',
+      'Temporal connection profile from the TOML config (env TEMPORAL_PROFILE; file TEMPORAL_CONFIG_FILE, default ~/.config/temporalio/temporal.toml)',
+    )
     .showHelpAfterError('(run with --help for usage)')
-    .exitOverride();
+    .exitOverride()
+    // Every command reads its connection through Temporal's env config, which honours TEMPORAL_PROFILE.
+    .hook('preAction', () => {
+      const { profile } = program.opts<{ profile?: string }>();
+      if (profile) process.env.TEMPORAL_PROFILE = profile;
+    });
 
   registerDemoCommand(program);
   registerReleaseCommand(program);
@@ -36,6 +46,7 @@ export async function runCli(argv: string[]): Promise<number> {
   registerListCommand(program);
   registerCancelCommand(program);
   registerServerCommand(program);
+  registerSetupCommand(program);
   registerAgentsCommand(program);
   registerWorkerCommand(program);
   registerWebhookCommand(program);

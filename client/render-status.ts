@@ -6,7 +6,8 @@ export function renderStatus(view: StatusView): string {
   if (view.kind === 'release')
     lines.push(`Release ${view.service} ${view.fromVersion} → ${view.toVersion}  (${view.workflowId})`);
   else lines.push(`Delegation to ${view.delegations[0]?.agent ?? 'agent'}  (${view.workflowId})`);
-  lines.push(`Status: ${view.status} · phase: ${view.phase}`, `UI: ${view.uiUrl}`);
+  lines.push(`Status: ${view.status} · phase: ${view.phase}`);
+  if (view.uiUrl) lines.push(`UI: ${view.uiUrl}`);
 
   if (view.questions.length) {
     lines.push('', 'Waiting for an answer:');

@@ -66,7 +66,8 @@ export interface StatusView {
   status: WorkflowExecutionStatusName;
   /** The release's phase, or the delegation's. */
   phase: ReleasePhase | DelegationPhase;
-  uiUrl: string;
+  /** The workflow's page in the Temporal UI; absent when the UI's address is not known. */
+  uiUrl?: string;
   service?: string;
   fromVersion?: string;
   toVersion?: string;

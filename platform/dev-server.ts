@@ -9,6 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
 import { searchAttributeKeys } from '../workflows/search-attributes.js';
 import { freePort } from './free-port.js';
+import { CLI_TYPE_NAME } from './search-attributes-setup.js';
 import { ensureTemporalCli } from './temporal-cli.js';
 
 export interface DevServerOptions {
@@ -72,7 +73,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     namespace,
     '--log-level',
     options.logLevel ?? 'warn',
-    ...searchAttributeKeys.flatMap((key) => ['--search-attribute', `${key.name}=${cliTypeName(key.type)}`]),
+    ...searchAttributeKeys.flatMap((key) => ['--search-attribute', `${key.name}=${CLI_TYPE_NAME[key.type]}`]),
     ...(uiPort === undefined
       ? ['--headless']
       : ['--ui-port', String(uiPort), '--ui-ip', ip, '--ui-disable-news-fetch']),
@@ -148,17 +149,4 @@ async function waitUntilServing(
     await sleep(200);
   }
   throw new Error(`temporal server start-dev did not answer on ${address} within ${timeoutMs / 1000} s`);
-}
-
-function cliTypeName(type: string): string {
-  const names: Record<string, string> = {
-    KEYWORD: 'Keyword',
-    TEXT: 'Text',
-    INT: 'Int',
-    DOUBLE: 'Double',
-    BOOL: 'Bool',
-    DATETIME: 'Datetime',
-    KEYWORD_LIST: 'KeywordList',
-  };
-  return names[type] ?? type;
 }

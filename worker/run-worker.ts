@@ -7,6 +7,7 @@ import type { WorkerConfig } from './config.js';
 import type { WebhookReceiverConfig } from './webhook-config.js';
 import { temporalNotifier } from './webhook-notifier.js';
 import { startWebhookReceiver, type RunningWebhookReceiver } from './webhook-receiver.js';
+import { requireSearchAttributes } from './search-attribute-check.js';
 import { a2aWorkerOptions } from './worker-options.js';
 
 export interface A2AWorkerOptions {
@@ -30,13 +31,23 @@ export interface A2AWorker {
   shutdown(): void;
 }
 
-/** Creates the worker (bundling the workflows unless a pre-built bundle is configured). */
+/**
+ * Creates the worker (bundling the workflows unless a pre-built bundle is configured).
+ * @throws SearchAttributesMissingError when the namespace lacks search attributes the workflows set.
+ */
 export async function createA2AWorker(options: A2AWorkerOptions): Promise<A2AWorker> {
   const { config } = options;
   const target = options.target ?? temporalTarget();
   const registry =
     options.registry ?? (config.agentsFile ? loadAgentRegistry(config.agentsFile) : new AgentRegistry({ agents: {} }));
   const connection = options.connection ?? (await NativeConnection.connect(target.connectionOptions));
+  try {
+    const warning = await requireSearchAttributes(connection, target.namespace);
+    if (warning) console.warn(`warning: ${warning}`);
+  } catch (err) {
+    if (!options.connection) await connection.close();
+    throw err;
+  }
   const worker = await Worker.create({
     connection,
     namespace: target.namespace,

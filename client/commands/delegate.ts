@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { truncateBytes } from '../../workflows/delegate-child.js';
 import { A2A_AGENT, type DelegateInput } from '../../workflows/index.js';
 import { usageError } from '../cli-error.js';
-import { withConnectionOptions, withContext, workflowUrl, type GlobalOptions } from '../context.js';
+import { uiLine, withConnectionOptions, withContext, workflowUrl, type GlobalOptions } from '../context.js';
 import { follow } from '../follow.js';
 import { interactiveHandlers } from '../interactive.js';
 import {
@@ -88,7 +88,7 @@ export function registerDelegateCommand(program: Command): void {
         });
         const uiUrl = workflowUrl(context, workflowId);
         if (opts.json) console.log(JSON.stringify({ workflowId, uiUrl }));
-        else console.log(`Started delegation ${workflowId}\nUI: ${uiUrl}`);
+        else console.log(`Started delegation ${workflowId}\n${uiLine(uiUrl)}`);
         if (opts.follow) {
           const terminal = new Terminal();
           const view = await follow(context, workflowId, {

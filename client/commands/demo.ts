@@ -22,7 +22,7 @@ import { loadWorkerConfig } from '../../worker/config.js';
 import { createA2AWorker } from '../../worker/run-worker.js';
 import { RELEASE_PHASE, RELEASE_SERVICE } from '../../workflows/index.js';
 import { CliError } from '../cli-error.js';
-import { defaultUiUrl, withContext, workflowUrl } from '../context.js';
+import { uiLine, withContext, workflowUrl } from '../context.js';
 import { follow } from '../follow.js';
 import { interactiveHandlers } from '../interactive.js';
 import { sampleReleaseInput } from '../sample-release.js';
@@ -61,7 +61,7 @@ export function registerDemoCommand(program: Command): void {
       process.once('SIGTERM', onSignal);
       try {
         const { address, uiUrl } = await temporalForDemo(opts, terminal, cleanups);
-        process.env.A2A_TEMPORAL_UI_URL ??= uiUrl;
+        if (uiUrl) process.env.A2A_TEMPORAL_UI_URL ??= uiUrl;
 
         terminal.setStatus('starting the sample agents');
         // Paced so the report visibly streams in (the agents' own defaults are faster).
@@ -107,7 +107,7 @@ export function registerDemoCommand(program: Command): void {
           });
           const link = workflowUrl(context, workflowId);
           terminal.line(`Release ${workflowId} of payment-service 1.4.0 → 2.0.0 (manifest: ${SAMPLE_MANIFEST_PATH})`);
-          terminal.line(`UI: ${link}`);
+          terminal.line(uiLine(link));
           const view = await follow(context, workflowId, {
             terminal,
             signal: interrupted.signal,
@@ -130,7 +130,7 @@ export function registerDemoCommand(program: Command): void {
           terminal.line(
             `Outcome: ${view.outcome ?? view.status.toLowerCase()}${view.reason ? ` (${view.reason})` : ''}`,
           );
-          terminal.line(`UI: ${link}`);
+          terminal.line(uiLine(link));
           if (view.status !== 'COMPLETED' || view.outcome === 'failed') process.exitCode = 1;
         });
       } finally {
@@ -148,7 +148,7 @@ async function temporalForDemo(
   opts: DemoOptions,
   terminal: Terminal,
   cleanups: Array<() => Promise<unknown>>,
-): Promise<{ address: string; uiUrl: string }> {
+): Promise<{ address: string; uiUrl?: string }> {
   const configured = process.env.TEMPORAL_ADDRESS || undefined;
   const port = Number(opts.port);
   const address = configured ?? `127.0.0.1:${port}`;
@@ -189,6 +189,7 @@ async function temporalForDemo(
   }
   return {
     address: finalAddress,
-    uiUrl: server?.uiUrl ?? process.env.A2A_TEMPORAL_UI_URL ?? defaultUiUrl(finalAddress),
+    // The embedded server's own UI; for a running server, openContext works it out (see uiBaseUrl).
+    uiUrl: server?.uiUrl,
   };
 }

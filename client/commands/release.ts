@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { RELEASE_PHASE, RELEASE_SERVICE, type CheckSpec, type ReleaseInput } from '../../workflows/index.js';
 import { usageError } from '../cli-error.js';
-import { withConnectionOptions, withContext, workflowUrl, type GlobalOptions } from '../context.js';
+import { uiLine, withConnectionOptions, withContext, workflowUrl, type GlobalOptions } from '../context.js';
 import { follow } from '../follow.js';
 import { interactiveHandlers } from '../interactive.js';
 import {
@@ -92,7 +92,8 @@ export function registerReleaseCommand(program: Command): void {
         });
         const uiUrl = workflowUrl(context, workflowId);
         if (opts.json) console.log(JSON.stringify({ workflowId, runId: handle.firstExecutionRunId, uiUrl }));
-        else console.log(`Started release ${workflowId}\nUI: ${uiUrl}\nFollow it: a2a-temporal watch ${workflowId}`);
+        else
+          console.log(`Started release ${workflowId}\n${uiLine(uiUrl)}\nFollow it: a2a-temporal watch ${workflowId}`);
         if (opts.follow) {
           const terminal = new Terminal();
           await follow(context, workflowId, { terminal, ...interactiveHandlers(context, workflowId, terminal, {}) });

@@ -6,7 +6,7 @@ import { loadWebhookReceiverConfig, type WebhookReceiverConfig } from '../../wor
 import { temporalNotifier } from '../../worker/webhook-notifier.js';
 import { startWebhookReceiver, STATS_PATH } from '../../worker/webhook-receiver.js';
 import { CliError } from '../cli-error.js';
-import { unreachableServer } from '../temporal-errors.js';
+import { explainConnectionFailure } from '../temporal-errors.js';
 import { waitForExitSignal } from '../wait-for-exit.js';
 import { parsePort } from './server.js';
 
@@ -28,7 +28,7 @@ export function registerWebhookCommand(program: Command): void {
         connection = await Connection.connect({ ...target.connectionOptions, connectTimeout: 3_000 });
         await connection.workflowService.getSystemInfo({});
       } catch (err) {
-        throw unreachableServer(target.address, err) ?? new CliError((err as Error).message, 1, { cause: err });
+        throw (await explainConnectionFailure(err, target)) ?? new CliError((err as Error).message, 1, { cause: err });
       }
       try {
         const receiver = await startWebhookReceiver({

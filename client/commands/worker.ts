@@ -2,8 +2,9 @@ import type { Command } from 'commander';
 import { temporalTarget } from '../../platform/temporal-config.js';
 import { loadWorkerConfig } from '../../worker/config.js';
 import { createA2AWorker } from '../../worker/run-worker.js';
+import { SearchAttributesMissingError } from '../../worker/search-attribute-check.js';
 import { CliError } from '../cli-error.js';
-import { unreachableServer } from '../temporal-errors.js';
+import { explainConnectionFailure } from '../temporal-errors.js';
 import { webhookReceiverConfig } from './webhook.js';
 
 export function registerWorkerCommand(program: Command): void {
@@ -42,8 +43,11 @@ export function registerWorkerCommand(program: Command): void {
             ? undefined
             : webhookReceiverConfig({ port: opts.webhookPort, host: opts.webhookHost }, '--webhook-port');
         const target = temporalTarget(opts);
-        const worker = await createA2AWorker({ config, target, webhookReceiver }).catch((err: unknown) => {
-          throw unreachableServer(target.address, err) ?? new CliError((err as Error).message, 1, { cause: err });
+        const worker = await createA2AWorker({ config, target, webhookReceiver }).catch(async (err: unknown) => {
+          if (err instanceof SearchAttributesMissingError) throw new CliError(err.message, 1, { cause: err });
+          throw (
+            (await explainConnectionFailure(err, target)) ?? new CliError((err as Error).message, 1, { cause: err })
+          );
         });
         console.log(`Worker on task queue "${config.taskQueue}" at ${target.address} (namespace ${target.namespace})`);
         console.log(

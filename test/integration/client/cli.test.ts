@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE_MANIFEST_PATH, startSampleAgents, type SampleAgents } from '../../../agents/index.js';
 import type { StatusView } from '../../../client/status-view.js';
 import { a2aTemporalPlugin } from '../../../worker/plugin.js';
-import { runCliProcess } from '../../helpers/cli-process.js';
+import { runCliProcess, SAMPLE_RELEASE_START } from '../../helpers/cli-process.js';
 import { registryOf } from '../../helpers/delegations.js';
 import { releaseStatus, waitForPhase, waitForQuestions } from '../../helpers/releases.js';
 import { uniqueTaskQueue, useTemporal } from '../../helpers/temporal.js';
@@ -42,19 +42,7 @@ const cli = (...args: string[]) => runCliProcess(args, env);
 
 describe('the a2a-temporal CLI', () => {
   it('starts a release, answers, lists it as waiting, approves it and shows the report', async () => {
-    const started = await cli(
-      'release',
-      'start',
-      '--service',
-      'payment-service',
-      '--from',
-      '1.4.0',
-      '--to',
-      '2.0.0',
-      '--manifest',
-      SAMPLE_MANIFEST_PATH,
-      '--json',
-    );
+    const started = await cli(...SAMPLE_RELEASE_START, '--json');
     expect(started.code, started.stderr).toBe(0);
     const { workflowId, uiUrl } = JSON.parse(started.stdout) as { workflowId: string; uiUrl: string };
     expect(workflowId).toMatch(/^release-payment-service-2\.0\.0-[0-9a-f]{8}$/);

@@ -3,12 +3,18 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { packageRoot } from '../../../platform/paths.js';
+import { CLI_TYPE_NAME } from '../../../platform/search-attributes-setup.js';
+import { searchAttributeKeys } from '../../../workflows/search-attributes.js';
 
 interface ComposeService {
   image?: string;
   build?: string | { context: string; dockerfile?: string };
   depends_on?: Record<string, { condition: string }> | string[];
   volumes?: string[];
+  restart?: string;
+  command?: string[] | string;
+  environment?: Record<string, string>;
+  pull_policy?: string;
 }
 
 const compose = parse(readFileSync(join(packageRoot, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
@@ -48,5 +54,57 @@ describe('docker-compose.yml', () => {
     for (const script of ['setup-postgres.sh', 'create-namespace.sh']) {
       accessSync(join(packageRoot, 'deploy', 'scripts', script), constants.X_OK);
     }
+  });
+
+  it('builds one image of ours, once, and runs the worker, the agents, setup and the CLI from it', () => {
+    const built = services.filter(([, service]) => service.build);
+    expect(built.map(([name]) => name)).toEqual(['worker']);
+    const ours = built[0]![1].image!;
+    for (const name of ['worker', 'agents', 'temporal-setup', 'cli']) {
+      expect(compose.services[name]!.image, name).toBe(ours);
+      if (name !== 'worker') expect(compose.services[name]!.pull_policy, name).toBe('never');
+    }
+    expect(compose.services['temporal-setup']!.command).toEqual(['setup']);
+  });
+
+  it('restarts the long-running services and points the CLI at the UI the stack serves', () => {
+    for (const name of ['postgresql', 'temporal', 'temporal-ui', 'agents', 'worker']) {
+      expect(compose.services[name]!.restart, name).toBe('unless-stopped');
+    }
+    const uiPort = (compose.services['temporal-ui'] as { ports: string[] }).ports[0]!.split(':')[0];
+    for (const name of ['worker', 'cli', 'temporal-setup']) {
+      expect(compose.services[name]!.environment?.A2A_TEMPORAL_UI_URL, name).toBe(`http://localhost:${uiPort}`);
+    }
+  });
+
+  it('runs the Temporal server from deploy/temporal-server.yaml, the config the cluster test runs', () => {
+    const temporal = compose.services.temporal!;
+    const mount = temporal.volumes!.find((v) => v.startsWith('./deploy:'))!.split(':')[1]!;
+    expect(temporal.environment?.TEMPORAL_SERVER_CONFIG_FILE_PATH).toBe(`${mount}/temporal-server.yaml`);
+    expect(temporal.environment?.DYNAMIC_CONFIG_FILE_PATH).toBe(`${mount}/dynamicconfig/development-sql.yaml`);
+    // The server version the cluster test builds (test/cluster/harness/binaries.ts) is the image's.
+    const binaries = readFileSync(join(packageRoot, 'test', 'cluster', 'harness', 'binaries.ts'), 'utf8');
+    const version = /TEMPORAL_SERVER_VERSION = 'v([\d.]+)'/.exec(binaries)![1];
+    expect(temporal.image).toBe(`temporalio/server:${version}`);
+  });
+
+  it('builds the image on a maintained Node line, with the workflows bundled, running as a user without privileges', () => {
+    const dockerfile = readFileSync(join(packageRoot, 'Dockerfile'), 'utf8');
+    const majors = [...dockerfile.matchAll(/^FROM node:(\d+)/gm)].map((m) => Number(m[1]));
+    expect(majors.length).toBeGreaterThan(0);
+    for (const major of majors) expect(major).toBeGreaterThanOrEqual(22); // Node 20 left maintenance in April 2026
+    const user = [...dockerfile.matchAll(/^USER (\S+)/gm)].map((m) => m[1]);
+    expect(user.at(-1)).toBeDefined();
+    expect(user.at(-1)).not.toMatch(/^(root|0)$/);
+    const bundle = /A2A_WORKFLOW_BUNDLE=(\S+)/.exec(dockerfile)?.[1];
+    expect(bundle).toBeDefined();
+    expect(dockerfile).toContain(`node dist/worker/write-workflow-bundle.js ${bundle}`);
+  });
+
+  it('has the namespace script register exactly the search attributes the workflows set', () => {
+    const script = readFileSync(join(packageRoot, 'deploy', 'scripts', 'create-namespace.sh'), 'utf8');
+    const listed = /^SEARCH_ATTRIBUTES='([^']*)'/m.exec(script)![1]!.split(/\s+/);
+    expect(listed).toEqual(searchAttributeKeys.map((key) => `${key.name}:${CLI_TYPE_NAME[key.type]}`));
+    expect(script).not.toMatch(/--yes|\|\| true/);
   });
 });

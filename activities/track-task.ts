@@ -2,6 +2,7 @@ import { Context } from '@temporalio/activity';
 import {
   InvalidResponseError,
   StreamIdleTimeoutError,
+  TaskNotFoundError,
   UnsupportedOperationError,
   type A2AClient,
   type Message,
@@ -137,8 +138,9 @@ export async function followStream(
       if (round.aborted && !context.cancellationSignal.aborted) return running(view);
       if (!view.task.id) throw err;
       if (isTransient(err)) await reach.failed(err);
-      // Idle (streams carry no keep-alives) or not subscribable (already terminal): read the truth below.
-      else if (!(err instanceof StreamIdleTimeoutError || err instanceof UnsupportedOperationError)) throw err;
+      // Idle (streams carry no keep-alives), or not subscribable: already terminal, or (a2a-go 0.3) a task
+      // parked in an interrupted state answers "task not found". Read the truth below: GetTask fails if it is gone.
+      else if (!isUnsubscribable(err)) throw err;
     }
     // A send's stream that ended before its first event leaves no task to read: the caller looks for it.
     if (!view.task.id) throw new StreamEndedEarly();
@@ -149,6 +151,14 @@ export async function followStream(
     if (Date.now() + pause >= f.deadline) return running(view);
     await context.sleep(pause);
   }
+}
+
+function isUnsubscribable(err: unknown): boolean {
+  return (
+    err instanceof StreamIdleTimeoutError ||
+    err instanceof UnsupportedOperationError ||
+    err instanceof TaskNotFoundError
+  );
 }
 
 /** The agent closed a send's stream before it named the task. */

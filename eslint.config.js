@@ -3,6 +3,7 @@ import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
+import importX from 'eslint-plugin-import-x';
 
 /** Everything a workflow must not import as a value: it would break determinism or the sandbox. */
 const sandboxBans = [
@@ -39,7 +40,14 @@ export default tseslint.config(
     },
   },
   {
-    files: ['workflows/**/*.ts'],
+    // Import cycles make load order (and the workflow bundle) fragile: none anywhere.
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver-next': [importX.createNodeResolver({ extensions: ['.ts', '.js'] })] },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+  },
+  {
+    // The sandbox-safe side: workflows and the contract they share with activities and clients.
+    files: ['workflows/**/*.ts', 'contract/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
@@ -54,6 +62,32 @@ export default tseslint.config(
             {
               group: ['node:*'],
               message: 'Workflows run in a deterministic sandbox: Node built-ins are not available there.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Workflows are the product's sandbox, not a library for the other layers: what both sides use
+    // lives in contract/.
+    files: [
+      'a2a/**/*.ts',
+      'activities/**/*.ts',
+      'worker/**/*.ts',
+      'client/**/*.ts',
+      'platform/**/*.ts',
+      'agents/**/*.ts',
+    ],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/workflows/*', '**/workflows'],
+              allowTypeImports: true,
+              message: 'Import what workflows share from contract/, not from workflows/.',
             },
           ],
         },

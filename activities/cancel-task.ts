@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { TaskNotCancelableError, TaskNotFoundError, type A2AClient, type Message, type Task } from '../a2a/index.js';
-import type { AgentRef } from '../workflows/delegation-types.js';
+import type { AgentRef } from '../contract/delegation-types.js';
 import { clientFor, type ActivityDeps } from './deps.js';
 import { asActivity } from './failures.js';
 import { whileHeartbeating } from './heartbeat.js';

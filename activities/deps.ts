@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { createA2AClient, type A2AClient, type A2ALimits } from '../a2a/index.js';
-import type { AgentRef } from '../workflows/delegation-types.js';
+import type { AgentRef } from '../contract/delegation-types.js';
 import type { AgentRegistry } from './agent-registry.js';
 import type { AgentCardCache } from './card-cache.js';
 

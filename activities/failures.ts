@@ -6,7 +6,7 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { A2AError } from '../a2a/index.js';
-import { A2A_ERROR_TYPE_PREFIX, FailureType } from '../workflows/failure-types.js';
+import { A2A_ERROR_TYPE_PREFIX, FailureType } from '../contract/failure-types.js';
 import { AgentNotConfiguredError, AgentsFileError, CredentialMissingError } from './agent-registry.js';
 
 /**

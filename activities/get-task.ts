@@ -1,5 +1,5 @@
 import { Context } from '@temporalio/activity';
-import type { AgentRef, StatusKey } from '../workflows/delegation-types.js';
+import type { AgentRef, StatusKey } from '../contract/delegation-types.js';
 import { clientFor, type ActivityDeps } from './deps.js';
 import { asActivity } from './failures.js';
 import { withinPayloadLimit } from './payload-limit.js';

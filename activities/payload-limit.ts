@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { FailureType } from '../workflows/failure-types.js';
+import { FailureType } from '../contract/failure-types.js';
 
 /**
  * What an activity may hand to its workflow. Temporal refuses payloads over 2 MB (and warns from

@@ -6,8 +6,8 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { TaskNotFoundError } from '../a2a/index.js';
-import type { AgentRef } from '../workflows/delegation-types.js';
-import { FailureType } from '../workflows/failure-types.js';
+import type { AgentRef } from '../contract/delegation-types.js';
+import { FailureType } from '../contract/failure-types.js';
 import { clientFor, type ActivityDeps } from './deps.js';
 import { asActivity } from './failures.js';
 import { whileHeartbeating } from './heartbeat.js';

@@ -8,7 +8,7 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { A2AError, StreamIdleTimeoutError } from '../a2a/index.js';
-import { FailureType } from '../workflows/failure-types.js';
+import { FailureType } from '../contract/failure-types.js';
 
 /** True for a failure that says nothing about the task, only that the agent did not answer this time. */
 export function isTransient(err: unknown): err is A2AError {

@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { selectInterface } from '../a2a/index.js';
-import type { ResolvedAgent } from '../workflows/delegation-types.js';
+import type { ResolvedAgent } from '../contract/delegation-types.js';
 import type { ActivityDeps } from './deps.js';
 import { asActivity } from './failures.js';
 

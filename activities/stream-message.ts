@@ -1,6 +1,6 @@
 import { Context, log } from '@temporalio/activity';
 import type { Message } from '../a2a/index.js';
-import type { AgentRef } from '../workflows/delegation-types.js';
+import type { AgentRef } from '../contract/delegation-types.js';
 import { clientFor, type ActivityDeps } from './deps.js';
 import { asActivity } from './failures.js';
 import { heartbeating } from './heartbeat.js';

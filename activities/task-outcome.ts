@@ -14,7 +14,7 @@ import {
   type TaskStatus,
   InvalidResponseError,
 } from '../a2a/index.js';
-import type { StatusKey } from '../workflows/delegation-types.js';
+import type { StatusKey } from '../contract/delegation-types.js';
 import { isSameStatus, messageText, statusKeyOf } from './task-view.js';
 
 /** Where the task stands when the tracking round ends. */

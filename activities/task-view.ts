@@ -1,6 +1,6 @@
 /** Small, pure views of A2A objects that activities hand to workflows. */
 import type { Message, Task, TaskStatus } from '../a2a/index.js';
-import type { StatusKey } from '../workflows/delegation-types.js';
+import type { StatusKey } from '../contract/delegation-types.js';
 
 /** The task without its message history: history is the agent's record, not ours to store. */
 export function withoutHistory(task: Task): Task {

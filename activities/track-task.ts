@@ -8,7 +8,7 @@ import {
   type Message,
   type StreamResponse,
 } from '../a2a/index.js';
-import type { AgentRef, StatusKey } from '../workflows/delegation-types.js';
+import type { AgentRef, StatusKey } from '../contract/delegation-types.js';
 import { clientFor, type ActivityDeps } from './deps.js';
 import { asActivity } from './failures.js';
 import { heartbeating } from './heartbeat.js';

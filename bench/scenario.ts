@@ -5,7 +5,7 @@
  */
 import type { Part } from '../a2a/index.js';
 import { SAMPLE_MANIFEST } from '../agents/index.js';
-import type { DelegateInput } from '../workflows/index.js';
+import type { DelegateInput } from '../contract/index.js';
 
 /** The agent's name in the workers' agents registry. */
 export const AGENT_NAME = 'compat';

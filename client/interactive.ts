@@ -4,7 +4,7 @@
  */
 import { userInfo } from 'node:os';
 import type { WorkflowHandle } from '@temporalio/client';
-import { answerUpdate, approveUpdate, rejectUpdate, releaseAnswerUpdate } from '../workflows/index.js';
+import { answerUpdate, approveUpdate, rejectUpdate, releaseAnswerUpdate } from '../contract/index.js';
 import type { CliContext } from './context.js';
 import type { FollowOptions } from './follow.js';
 import type { Terminal } from './terminal.js';

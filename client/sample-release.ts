@@ -1,5 +1,5 @@
 import { SAMPLE_MANIFEST } from '../agents/index.js';
-import type { ReleaseInput } from '../workflows/index.js';
+import type { ReleaseInput } from '../contract/index.js';
 
 /** The reference release: payment-service 1.4.0 → 2.0.0 with the bundled manifest and the sample agents' names. */
 export function sampleReleaseInput(overrides: Partial<ReleaseInput> = {}): ReleaseInput {

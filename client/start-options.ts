@@ -6,8 +6,8 @@ import type { Client } from '@temporalio/client';
 import { loadAgentRegistry, type AgentRegistry } from '../activities/index.js';
 import { DEFAULT_TASK_QUEUE } from '../platform/temporal-config.js';
 import type { Duration } from '@temporalio/common';
-import { durationMs, InvalidDurationError } from '../workflows/durations.js';
-import type { TrackingMode } from '../workflows/index.js';
+import { durationMs, InvalidDurationError } from '../contract/durations.js';
+import type { TrackingMode } from '../contract/index.js';
 import { CliError, usageError } from './cli-error.js';
 
 export const MODES: TrackingMode[] = ['auto', 'stream', 'poll', 'push'];

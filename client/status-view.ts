@@ -18,7 +18,7 @@ import {
   type ReleaseReport,
   type ReleaseResult,
   type ReleaseStatus,
-} from '../workflows/index.js';
+} from '../contract/index.js';
 import { workflowUrl, type CliContext } from './context.js';
 import { trackingProgress } from './tracking-progress.js';
 import { findTarget, quickQuery, type TargetKind } from './workflow-target.js';

@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
-import { searchAttributeKeys } from '../workflows/search-attributes.js';
+import { searchAttributeKeys } from '../contract/search-attributes.js';
 import { freePort } from './free-port.js';
 import { CLI_TYPE_NAME } from './search-attributes-setup.js';
 import { ensureTemporalCli } from './temporal-cli.js';

@@ -6,7 +6,7 @@
  */
 import { SearchAttributeType } from '@temporalio/common';
 import proto from '@temporalio/proto';
-import { searchAttributeKeys } from '../workflows/search-attributes.js';
+import { searchAttributeKeys } from '../contract/search-attributes.js';
 
 const IndexedValueType = proto.temporal.api.enums.v1.IndexedValueType;
 type OperatorService = proto.temporal.api.operatorservice.v1.OperatorService;

@@ -7,7 +7,7 @@
 import { InvalidResponseError, StreamResponseSchema, type StreamResponse, type TaskState } from '../a2a/index.js';
 import { parseWire } from '../a2a/validation.js';
 import { legacyEventToV1 } from '../a2a/v0-3/to-v1.js';
-import type { TaskUpdatedNotice } from '../workflows/delegation-types.js';
+import type { TaskUpdatedNotice } from '../contract/delegation-types.js';
 
 /** What a delivery says, in the `taskUpdated` signal's terms (plus the task id it names, if any). */
 export interface DeliveryNotice {

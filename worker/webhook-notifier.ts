@@ -1,7 +1,7 @@
 /** Hands a verified push delivery to its delegation as the `taskUpdated` signal. */
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import type { TaskUpdatedNotice } from '../workflows/delegation-types.js';
-import { taskUpdatedSignal } from '../workflows/messages.js';
+import type { TaskUpdatedNotice } from '../contract/delegation-types.js';
+import { taskUpdatedSignal } from '../contract/messages.js';
 
 /** `delivered` when the workflow got the signal, `gone` when it no longer runs. Other failures throw. */
 export type PushNotifier = (workflowId: string, notice: TaskUpdatedNotice) => Promise<'delivered' | 'gone'>;

@@ -5,8 +5,8 @@
  */
 import { ApplicationFailure, CancellationScope, condition } from '@temporalio/workflow';
 import type { TrackOutcome } from '../activities/index.js';
-import type { AnswerInput } from './delegation-types.js';
-import { FailureType } from './failure-types.js';
+import type { AnswerInput } from '../contract/delegation-types.js';
+import { FailureType } from '../contract/failure-types.js';
 import type { ModeContext } from './modes/index.js';
 
 /** An answer to send, or the task moved on by itself (authorized out of band). */

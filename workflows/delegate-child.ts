@@ -9,8 +9,9 @@
  */
 import { ParentClosePolicy, startChild, uuid4, workflowInfo, type ChildWorkflowHandle } from '@temporalio/workflow';
 import { delegate } from './delegate.js';
-import type { DelegateInput, DelegateResult } from './delegation-types.js';
-import { A2A_AGENT } from './search-attributes.js';
+import type { DelegateInput, DelegateResult } from '../contract/delegation-types.js';
+import { A2A_AGENT } from '../contract/search-attributes.js';
+import { truncateBytes } from '../contract/text.js';
 
 export interface DelegationChildOptions {
   /** @default `<parent id>/<label or "delegate">-<8 hex>` */
@@ -47,13 +48,4 @@ export function startDelegation(
 export async function delegateTo(input: DelegateInput, options?: DelegationChildOptions): Promise<DelegateResult> {
   const child = await startDelegation(input, options);
   return child.result();
-}
-
-/** Cuts `text` to at most `max` UTF-8 bytes, on a character boundary, with an ellipsis. */
-export function truncateBytes(text: string, max: number): string {
-  const encoder = new TextEncoder();
-  if (encoder.encode(text).length <= max) return text;
-  let cut = text.slice(0, max); // a character is at least one byte
-  while (encoder.encode(`${cut}…`).length > max) cut = cut.slice(0, -1);
-  return `${cut}…`;
 }

@@ -14,7 +14,7 @@ import { answerMessage, cancelRemoteTask, delegationFailure, firstMessage, isQue
 import { progressIn, resultOf, terminalFailure } from './delegate-outcomes.js';
 import { Deadline } from './deadline.js';
 import { DelegationState } from './delegation-state.js';
-import type { DelegateInput, DelegateResult, ResolvedAgent } from './delegation-types.js';
+import type { DelegateInput, DelegateResult, ResolvedAgent } from '../contract/delegation-types.js';
 import { DelegationPublisher } from './delegation-ui.js';
 import { modeContext, PushNotices, trackingMode, type ModeContext, type TrackingMode } from './modes/index.js';
 import { trackingSettings } from './tracking-settings.js';

@@ -15,7 +15,7 @@ import type {
   PendingQuestion,
   ResumeState,
   StatusKey,
-} from './delegation-types.js';
+} from '../contract/delegation-types.js';
 
 interface AcceptedAnswer {
   answer: AnswerInput;

@@ -10,9 +10,9 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { DelegationNotice, DelegationStatus } from './delegation-types.js';
-import { delegationChangedSignal } from './messages.js';
-import { A2A_AGENT, A2A_TASK_ID, A2A_TASK_STATE } from './search-attributes.js';
+import type { DelegationNotice, DelegationStatus } from '../contract/delegation-types.js';
+import { delegationChangedSignal } from '../contract/messages.js';
+import { A2A_AGENT, A2A_TASK_ID, A2A_TASK_STATE } from '../contract/search-attributes.js';
 
 const FINAL_PHASES = new Set(['completed', 'failed', 'canceled']);
 

@@ -7,8 +7,4 @@
 export { delegate } from './delegate.js';
 export { delegateTo, startDelegation, type DelegationChildOptions } from './delegate-child.js';
 export { release, SORT_REQUEST } from './release.js';
-export * from './release-types.js';
-export * from './delegation-types.js';
-export * from './messages.js';
-export * from './failure-types.js';
-export * from './search-attributes.js';
+export * from '../contract/index.js';

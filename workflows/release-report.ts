@@ -3,8 +3,8 @@
  * suggestion (from the agent's sorted follow-up), per check its outcome. Pure: no Temporal.
  */
 import type { Artifact, Part } from '../a2a/index.js';
-import type { DelegateResult } from './delegation-types.js';
-import type { CheckOutcome, Finding, ReleaseInput, ReleaseReport } from './release-types.js';
+import type { DelegateResult } from '../contract/delegation-types.js';
+import type { CheckOutcome, Finding, ReleaseInput, ReleaseReport } from '../contract/release-types.js';
 
 /** How one delegation of the release ended: its result, or the failure's type and message. */
 export interface DelegationOutcome {

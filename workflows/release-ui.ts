@@ -1,7 +1,7 @@
 /** What a release shows outside itself: search attributes for the UI's list, and current details. */
 import { setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
-import type { ReleaseStatus } from './release-types.js';
-import { RELEASE_PHASE, RELEASE_SERVICE } from './search-attributes.js';
+import type { ReleaseStatus } from '../contract/release-types.js';
+import { RELEASE_PHASE, RELEASE_SERVICE } from '../contract/search-attributes.js';
 
 export class ReleasePublisher {
   private shown: { service?: string; phase?: string } = {};

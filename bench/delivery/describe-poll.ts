@@ -5,7 +5,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { WorkflowHandle } from '@temporalio/client';
-import { A2A_TASK_STATE } from '../../workflows/index.js';
+import { A2A_TASK_STATE } from '../../contract/index.js';
 import type { AnswerDelivery } from './answer-delivery.js';
 
 export function describePollDelivery(intervalMs: number): AnswerDelivery {

@@ -6,7 +6,7 @@
  * parked delegation is what its cached workflow state costs.
  */
 import type { Client } from '@temporalio/client';
-import { answerSignal } from '../../workflows/index.js';
+import { answerSignal } from '../../contract/index.js';
 import type { BenchEnv } from '../bench-env.js';
 import { visibilityListDelivery, waitingQuery } from '../delivery/visibility-list.js';
 import { round } from '../stats.js';

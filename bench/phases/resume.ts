@@ -6,7 +6,7 @@
 import { msToNumber } from '@temporalio/common/lib/time.js';
 import { trackingProgress } from '../../client/tracking-progress.js';
 import { TRACKING_DEFAULTS } from '../../workflows/tracking-settings.js';
-import { answerSignal } from '../../workflows/index.js';
+import { answerSignal } from '../../contract/index.js';
 import type { BenchEnv } from '../bench-env.js';
 import type { AnswerDelivery } from '../delivery/answer-delivery.js';
 import { round } from '../stats.js';

@@ -5,7 +5,7 @@
  */
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { artifactText, type Artifact } from '../../a2a/index.js';
-import { answerSignal } from '../../workflows/index.js';
+import { answerSignal } from '../../contract/index.js';
 import type { AnswerDelivery } from '../delivery/answer-delivery.js';
 import { ANSWER_TEXT, delegationInput, NO_DELAY, REPORT_MARKER, type RemoteDelays } from '../scenario.js';
 import { workflowOf, type TemporalVariant } from './variant.js';

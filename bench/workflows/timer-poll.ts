@@ -7,7 +7,7 @@
  */
 import { condition, proxyActivities, sleep } from '@temporalio/workflow';
 import type { Task } from '../../a2a/index.js';
-import type { DelegateInput } from '../../workflows/delegation-types.js';
+import type { DelegateInput } from '../../contract/delegation-types.js';
 import type { BaselineActivities } from '../activities/index.js';
 import {
   answerMessage,

@@ -5,7 +5,7 @@ import {
   releaseAnswerUpdate,
   releaseStatusQuery,
   type PendingQuestion,
-} from '../../workflows/index.js';
+} from '../../contract/index.js';
 import { usageError } from '../cli-error.js';
 import { withConnectionOptions, withContext, type GlobalOptions } from '../context.js';
 import { updateOrExplain } from '../update-errors.js';

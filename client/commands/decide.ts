@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { approveUpdate, rejectUpdate, type Decision } from '../../workflows/index.js';
+import { approveUpdate, rejectUpdate, type Decision } from '../../contract/index.js';
 import { CliError, usageError } from '../cli-error.js';
 import { withConnectionOptions, withContext, type GlobalOptions } from '../context.js';
 import { defaultApprover } from '../interactive.js';

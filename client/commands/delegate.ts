@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { truncateBytes } from '../../workflows/delegate-child.js';
-import { A2A_AGENT, type DelegateInput } from '../../workflows/index.js';
+import { truncateBytes } from '../../contract/text.js';
+import { A2A_AGENT, type DelegateInput } from '../../contract/index.js';
 import { usageError } from '../cli-error.js';
 import { uiLine, withConnectionOptions, withContext, workflowUrl, type GlobalOptions } from '../context.js';
 import { follow } from '../follow.js';

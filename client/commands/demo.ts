@@ -20,7 +20,7 @@ import { ensureTemporalCli } from '../../platform/temporal-cli.js';
 import { temporalTarget } from '../../platform/temporal-config.js';
 import { loadWorkerConfig } from '../../worker/config.js';
 import { createA2AWorker } from '../../worker/run-worker.js';
-import { RELEASE_PHASE, RELEASE_SERVICE } from '../../workflows/index.js';
+import { RELEASE_PHASE, RELEASE_SERVICE } from '../../contract/index.js';
 import { CliError } from '../cli-error.js';
 import { uiLine, withContext, workflowUrl } from '../context.js';
 import { follow } from '../follow.js';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { RELEASE_PHASE, RELEASE_SERVICE, type CheckSpec, type ReleaseInput } from '../../workflows/index.js';
+import { RELEASE_PHASE, RELEASE_SERVICE, type CheckSpec, type ReleaseInput } from '../../contract/index.js';
 import { usageError } from '../cli-error.js';
 import { uiLine, withConnectionOptions, withContext, workflowUrl, type GlobalOptions } from '../context.js';
 import { follow } from '../follow.js';

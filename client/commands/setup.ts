@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { ensureNamespace } from '../../platform/namespace-setup.js';
 import { ensureSearchAttributes } from '../../platform/search-attributes-setup.js';
 import { grpcCode, GrpcStatus } from '../../platform/grpc-status.js';
-import { searchAttributeKeys } from '../../workflows/search-attributes.js';
+import { searchAttributeKeys } from '../../contract/search-attributes.js';
 import { CliError, usageError } from '../cli-error.js';
 import { withContext } from '../context.js';
 

@@ -12,7 +12,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSampleAgents, type SampleAgents } from '../../agents/index.js';
 import { trackingProgress } from '../../client/tracking-progress.js';
-import { approveUpdate, releaseAnswerUpdate, type ReleaseResult, type ReleaseStatus } from '../../workflows/index.js';
+import { approveUpdate, releaseAnswerUpdate, type ReleaseResult, type ReleaseStatus } from '../../contract/index.js';
 import { releaseInput, releaseStatus, waitForQuestions } from '../helpers/releases.js';
 import { uniqueTaskQueue, useTemporal } from '../helpers/temporal.js';
 import { waitFor } from '../helpers/wait.js';

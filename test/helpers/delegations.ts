@@ -11,7 +11,7 @@ import {
   type DelegateInput,
   type DelegationStatus,
   type PendingQuestion,
-} from '../../workflows/index.js';
+} from '../../contract/index.js';
 import { waitFor } from './wait.js';
 
 /** The sample agent's payment-service manifest, as a data part. */

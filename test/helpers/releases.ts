@@ -7,7 +7,7 @@ import {
   type ReleasePhase,
   type ReleaseQuestion,
   type ReleaseStatus,
-} from '../../workflows/index.js';
+} from '../../contract/index.js';
 import { waitFor } from './wait.js';
 
 /** The reference release (see client/sample-release.ts) with test-specific overrides. */

@@ -8,8 +8,8 @@
 import { ApplicationFailure, CancellationScope, condition, log, uuid4 } from '@temporalio/workflow';
 import type { Message, TaskStatus } from '../../a2a/index.js';
 import type { TrackOutcome } from '../../activities/index.js';
-import type { ResolvedAgent, StatusKey, TaskUpdatedNotice } from '../delegation-types.js';
-import { FailureType } from '../failure-types.js';
+import type { ResolvedAgent, StatusKey, TaskUpdatedNotice } from '../../contract/delegation-types.js';
+import { FailureType } from '../../contract/failure-types.js';
 import { sendAndAdopt } from './send.js';
 import type { ModeContext, SendOutcome, TrackingMode } from './tracking-mode.js';
 

@@ -8,7 +8,7 @@ import type { Message } from '../../a2a/index.js';
 import type { TrackOutcome } from '../../activities/index.js';
 import type { DelegationActivityCalls } from '../activity-proxies.js';
 import type { DelegationState } from '../delegation-state.js';
-import type { AgentRef, DelegateInput, ResumeState } from '../delegation-types.js';
+import type { AgentRef, DelegateInput, ResumeState } from '../../contract/delegation-types.js';
 import type { TrackingSettings } from '../tracking-settings.js';
 
 /** The end of a send: the agent's direct reply, or where its task stands (`running` unless decided). */

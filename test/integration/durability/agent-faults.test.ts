@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startDependencyCompatAgent, type RunningAgent } from '../../../agents/index.js';
 import { freePort } from '../../../platform/free-port.js';
 import { a2aTemporalPlugin } from '../../../worker/plugin.js';
-import type { DelegateResult } from '../../../workflows/index.js';
+import type { DelegateResult } from '../../../contract/index.js';
 import { compatRequest, registryOf, startDelegate, statusOf } from '../../helpers/delegations.js';
 import { cardFor, json, startScriptedServer, type ScriptedServer } from '../../helpers/scripted-http.js';
 import { uniqueTaskQueue, useTemporal } from '../../helpers/temporal.js';

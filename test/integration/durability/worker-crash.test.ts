@@ -3,7 +3,7 @@ import { artifactText } from '../../../a2a/index.js';
 import { startDependencyCompatAgent, type RunningAgent } from '../../../agents/index.js';
 import { trackingProgress } from '../../../client/tracking-progress.js';
 import { a2aTemporalPlugin } from '../../../worker/plugin.js';
-import type { DelegateResult } from '../../../workflows/index.js';
+import type { DelegateResult } from '../../../contract/index.js';
 import { compatRequest, registryOf, startDelegate } from '../../helpers/delegations.js';
 import { uniqueTaskQueue, useTemporal } from '../../helpers/temporal.js';
 import { waitFor } from '../../helpers/wait.js';

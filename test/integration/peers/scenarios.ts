@@ -15,7 +15,7 @@ import {
   type DelegateResult,
   type PendingQuestion,
   type TrackingMode,
-} from '../../../workflows/index.js';
+} from '../../../contract/index.js';
 import { failureOf, statusOf, waitForQuestion } from '../../helpers/delegations.js';
 import { waitFor } from '../../helpers/wait.js';
 import type { RunningPeer } from '../../peers/peers.js';

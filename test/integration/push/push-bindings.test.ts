@@ -9,7 +9,7 @@ import { createA2AClient, fetchAgentCard, type AgentCard } from '../../../a2a/in
 import { startDependencyCompatAgent, type RunningAgent } from '../../../agents/index.js';
 import { startWebhookReceiver, type RunningWebhookReceiver } from '../../../worker/webhook-receiver.js';
 import { rejectedTotal } from '../../../worker/webhook-stats.js';
-import type { TaskUpdatedNotice } from '../../../workflows/delegation-types.js';
+import type { TaskUpdatedNotice } from '../../../contract/delegation-types.js';
 import { waitFor } from '../../helpers/wait.js';
 import { endpointFor, MODES, userMessage } from '../a2a/support.js';
 import { SECRET } from './support.js';

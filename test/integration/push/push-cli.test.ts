@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDependencyCompatAgent, type RunningAgent } from '../../../agents/index.js';
 import { freePort } from '../../../platform/free-port.js';
 import type { WebhookStats } from '../../../worker/webhook-stats.js';
-import { answerUpdate, type DelegateResult } from '../../../workflows/index.js';
+import { answerUpdate, type DelegateResult } from '../../../contract/index.js';
 import { compatRequest, startDelegate, statusOf, waitForQuestion } from '../../helpers/delegations.js';
 import { uniqueTaskQueue, useTemporal } from '../../helpers/temporal.js';
 import { SECRET, spawnCli, withPushWorker } from './support.js';

@@ -10,7 +10,7 @@ import { startDependencyCompatAgent, type RunningAgent } from '../../../agents/i
 import { startDevServer, type DevServer } from '../../../platform/dev-server.js';
 import { a2aTemporalPlugin } from '../../../worker/plugin.js';
 import type { RunningWebhookReceiver } from '../../../worker/webhook-receiver.js';
-import type { DelegateResult } from '../../../workflows/index.js';
+import type { DelegateResult } from '../../../contract/index.js';
 import { compatRequest, registryOf } from '../../helpers/delegations.js';
 import { temporalServer, uniqueTaskQueue } from '../../helpers/temporal.js';
 import { activitiesIn, pushConfigsAt, type HistoryEvent, SECRET, startReceiver } from './support.js';

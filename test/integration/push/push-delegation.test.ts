@@ -7,7 +7,7 @@ import { startDependencyCompatAgent, type RunningAgent } from '../../../agents/i
 import type { RunningWebhookReceiver } from '../../../worker/webhook-receiver.js';
 import { rejectedTotal } from '../../../worker/webhook-stats.js';
 import { a2aTemporalPlugin } from '../../../worker/plugin.js';
-import { answerUpdate, FailureType, type DelegateResult } from '../../../workflows/index.js';
+import { answerUpdate, FailureType, type DelegateResult } from '../../../contract/index.js';
 import { compatRequest, registryOf, startDelegate, statusOf, waitForQuestion } from '../../helpers/delegations.js';
 import { cardFor, json, startScriptedServer } from '../../helpers/scripted-http.js';
 import { uniqueTaskQueue, useTemporal } from '../../helpers/temporal.js';

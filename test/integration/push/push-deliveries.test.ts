@@ -3,7 +3,7 @@ import { pushCredential, pushUrl } from '../../../activities/index.js';
 import { startDependencyCompatAgent, type RunningAgent } from '../../../agents/index.js';
 import type { RunningWebhookReceiver } from '../../../worker/webhook-receiver.js';
 import type { RejectionReason } from '../../../worker/webhook-stats.js';
-import { answerUpdate, type DelegateResult } from '../../../workflows/index.js';
+import { answerUpdate, type DelegateResult } from '../../../contract/index.js';
 import { compatRequest, startDelegate, statusOf, waitForQuestion } from '../../helpers/delegations.js';
 import { useTemporal } from '../../helpers/temporal.js';
 import { waitFor } from '../../helpers/wait.js';

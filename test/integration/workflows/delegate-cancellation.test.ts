@@ -4,7 +4,7 @@ import { createA2AClient, fetchAgentCard } from '../../../a2a/index.js';
 import { startDependencyCompatAgent, type RunningAgent } from '../../../agents/index.js';
 import { trackingProgress } from '../../../client/tracking-progress.js';
 import { a2aTemporalPlugin } from '../../../worker/plugin.js';
-import { FailureType } from '../../../workflows/index.js';
+import { FailureType } from '../../../contract/index.js';
 import { compatRequest, registryOf, startDelegate, statusOf, waitForQuestion } from '../../helpers/delegations.js';
 import { uniqueTaskQueue, useTemporal } from '../../helpers/temporal.js';
 import { waitFor } from '../../helpers/wait.js';

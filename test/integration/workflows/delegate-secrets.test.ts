@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDependencyCompatAgent, type RunningAgent } from '../../../agents/index.js';
 import { a2aTemporalPlugin } from '../../../worker/plugin.js';
-import { answerUpdate, type DelegateResult } from '../../../workflows/index.js';
+import { answerUpdate, type DelegateResult } from '../../../contract/index.js';
 import { compatRequest, registryOf, startDelegate, waitForQuestion } from '../../helpers/delegations.js';
 import { uniqueTaskQueue, useTemporal } from '../../helpers/temporal.js';
 

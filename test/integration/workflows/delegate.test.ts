@@ -7,7 +7,7 @@ import { artifactText, type Artifact } from '../../../a2a/index.js';
 import { startDependencyCompatAgent, type RunningAgent } from '../../../agents/index.js';
 import { trackingProgress } from '../../../client/tracking-progress.js';
 import { a2aTemporalPlugin } from '../../../worker/plugin.js';
-import { answerSignal, answerUpdate, FailureType, type DelegateResult } from '../../../workflows/index.js';
+import { answerSignal, answerUpdate, FailureType, type DelegateResult } from '../../../contract/index.js';
 import { compatRequest, registryOf, startDelegate, statusOf, waitForQuestion } from '../../helpers/delegations.js';
 import { uniqueTaskQueue, useTemporal } from '../../helpers/temporal.js';
 import { waitFor } from '../../helpers/wait.js';

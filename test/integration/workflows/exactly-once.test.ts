@@ -12,7 +12,7 @@ import {
   delegationStatusQuery,
   type DelegateResult,
   type DelegationStatus,
-} from '../../../workflows/index.js';
+} from '../../../contract/index.js';
 import { compatRequest, registryOf, startDelegate, waitForQuestion } from '../../helpers/delegations.js';
 import { startScriptedServer } from '../../helpers/scripted-http.js';
 import { uniqueTaskQueue, useTemporal } from '../../helpers/temporal.js';

@@ -9,7 +9,7 @@ import { createA2AClient, fetchAgentCard } from '../../../a2a/index.js';
 import { startDependencyCompatAgent, type RunningAgent } from '../../../agents/index.js';
 import { a2aTemporalPlugin } from '../../../worker/plugin.js';
 import type { RunningWebhookReceiver } from '../../../worker/webhook-receiver.js';
-import { FailureType, type DelegateResult, type TrackingOptions } from '../../../workflows/index.js';
+import { FailureType, type DelegateResult, type TrackingOptions } from '../../../contract/index.js';
 import { compatRequest, failureOf, registryOf, startDelegate } from '../../helpers/delegations.js';
 import { uniqueTaskQueue, useTemporal } from '../../helpers/temporal.js';
 import { waitFor } from '../../helpers/wait.js';

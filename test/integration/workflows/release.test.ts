@@ -4,7 +4,7 @@ import { createA2AClient, fetchAgentCard } from '../../../a2a/index.js';
 import { startSampleAgents, type SampleAgents } from '../../../agents/index.js';
 import { trackingProgress } from '../../../client/tracking-progress.js';
 import { a2aTemporalPlugin } from '../../../worker/plugin.js';
-import { approveUpdate, rejectUpdate, releaseAnswerUpdate, type ReleaseResult } from '../../../workflows/index.js';
+import { approveUpdate, rejectUpdate, releaseAnswerUpdate, type ReleaseResult } from '../../../contract/index.js';
 import { registryOf } from '../../helpers/delegations.js';
 import { releaseInput, releaseStatus, startRelease, waitForPhase, waitForQuestions } from '../../helpers/releases.js';
 import { uniqueTaskQueue, useTemporal } from '../../helpers/temporal.js';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { packageRoot } from '../../../platform/paths.js';
 import { CLI_TYPE_NAME } from '../../../platform/search-attributes-setup.js';
-import { searchAttributeKeys } from '../../../workflows/search-attributes.js';
+import { searchAttributeKeys } from '../../../contract/search-attributes.js';
 
 interface ComposeService {
   image?: string;

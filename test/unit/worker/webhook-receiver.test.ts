@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { pushCredential, pushUrl } from '../../../activities/index.js';
-import type { TaskUpdatedNotice } from '../../../workflows/delegation-types.js';
+import type { TaskUpdatedNotice } from '../../../contract/delegation-types.js';
 import type { PushNotifier } from '../../../worker/webhook-notifier.js';
 import { startWebhookReceiver, STATS_PATH, type RunningWebhookReceiver } from '../../../worker/webhook-receiver.js';
 import { rejectedTotal } from '../../../worker/webhook-stats.js';

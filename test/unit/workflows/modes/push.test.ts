@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ResolvedAgent, StatusKey } from '../../../../workflows/delegation-types.js';
-import { FailureType } from '../../../../workflows/failure-types.js';
+import type { ResolvedAgent, StatusKey } from '../../../../contract/delegation-types.js';
+import { FailureType } from '../../../../contract/failure-types.js';
 import { isStillWorking, PushNotices, pushUnavailable } from '../../../../workflows/modes/push.js';
 import type { TaskStatus } from '../../../../a2a/index.js';
 

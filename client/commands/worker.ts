@@ -1,9 +1,11 @@
+import { DefaultLogger, Runtime } from '@temporalio/worker';
 import type { Command } from 'commander';
 import { temporalTarget } from '../../platform/temporal-config.js';
 import { loadWorkerConfig } from '../../worker/config.js';
 import { createA2AWorker } from '../../worker/run-worker.js';
 import { CliError } from '../cli-error.js';
 import { unreachableServer } from '../temporal-errors.js';
+import { terminalSafeLogFunction } from '../terminal-text.js';
 import { webhookReceiverConfig } from './webhook.js';
 
 export function registerWorkerCommand(program: Command): void {
@@ -42,6 +44,8 @@ export function registerWorkerCommand(program: Command): void {
             ? undefined
             : webhookReceiverConfig({ port: opts.webhookPort, host: opts.webhookHost }, '--webhook-port');
         const target = temporalTarget(opts);
+        // The SDK logs activity failures, which quote agents: the same escaping as the CLI's output.
+        Runtime.install({ logger: new DefaultLogger('INFO', terminalSafeLogFunction) });
         const worker = await createA2AWorker({ config, target, webhookReceiver }).catch((err: unknown) => {
           throw unreachableServer(target.address, err) ?? new CliError((err as Error).message, 1, { cause: err });
         });

@@ -12,6 +12,7 @@ import {
 } from '@temporalio/workflow';
 import type { DelegationNotice, DelegationStatus } from './delegation-types.js';
 import { delegationChangedSignal } from './messages.js';
+import { markdownCode, markdownInline, markdownLines } from './markdown-text.js';
 import { A2A_AGENT, A2A_TASK_ID, A2A_TASK_STATE } from './search-attributes.js';
 
 const FINAL_PHASES = new Set(['completed', 'failed', 'canceled']);
@@ -70,12 +71,13 @@ function shownState(status: DelegationStatus): string | undefined {
   return asked && (status.phase === 'sending' || status.phase === 'working') ? 'TASK_STATE_WORKING' : status.state;
 }
 
-/** The markdown the Temporal UI shows as the delegation's current details. */
+/** The markdown the Temporal UI shows as the delegation's current details (agent text escaped). */
 export function delegationDetails(status: DelegationStatus, workflowId: string): string {
+  const agent = markdownInline(status.agent);
   const lines = [
-    `**Delegation to ${status.label ? `${status.label} (${status.agent})` : status.agent}**${status.mode ? ` · ${status.mode} mode` : ''}`,
+    `**Delegation to ${status.label ? `${markdownInline(status.label)} (${agent})` : agent}**${status.mode ? ` · ${status.mode} mode` : ''}`,
     '',
-    `Phase: **${status.phase}**${status.taskId ? ` · task \`${status.taskId}\`` : ''}${status.state ? ` · ${status.state}` : ''}`,
+    `Phase: **${status.phase}**${status.taskId ? ` · task ${markdownCode(status.taskId)}` : ''}${status.state ? ` · ${status.state}` : ''}`,
   ];
   if (status.rounds) lines.push(`Answers given: ${status.rounds}`);
   if (status.question) {
@@ -83,11 +85,11 @@ export function delegationDetails(status: DelegationStatus, workflowId: string):
       '',
       `### The agent needs ${status.question.state === 'TASK_STATE_AUTH_REQUIRED' ? 'authorization' : 'input'}`,
       '',
-      ...status.question.text.split('\n').map((l) => `> ${l}`),
+      ...markdownLines(status.question.text).map((l) => `> ${l}`),
       '',
       `Answer: \`a2a-temporal answer ${workflowId} "<your answer>"\``,
     );
   }
-  if (status.error) lines.push('', `**Failed:** ${status.error}`);
+  if (status.error) lines.push('', `**Failed:** ${markdownInline(status.error)}`);
   return lines.join('\n');
 }

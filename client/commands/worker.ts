@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { temporalTarget } from '../../platform/temporal-config.js';
 import { loadWorkerConfig } from '../../worker/config.js';
 import { createA2AWorker } from '../../worker/run-worker.js';
+import { STATS_PATH } from '../../worker/webhook-receiver.js';
 import { CliError } from '../cli-error.js';
 import { unreachableServer } from '../temporal-errors.js';
 import { terminalSafeLogFunction } from '../terminal-text.js';
@@ -24,6 +25,7 @@ export function registerWorkerCommand(program: Command): void {
       'also run the push webhook receiver in this process, on this port (needs A2A_WEBHOOK_SECRET)',
     )
     .option('--webhook-host <ip>', 'address the in-process receiver binds (env A2A_WEBHOOK_HOST, default 127.0.0.1)')
+    .option('--webhook-stats-port <port>', "serve the receiver's counters on this port of its own (127.0.0.1)")
     .action(
       async (opts: {
         taskQueue?: string;
@@ -32,6 +34,7 @@ export function registerWorkerCommand(program: Command): void {
         namespace?: string;
         webhookPort?: string;
         webhookHost?: string;
+        webhookStatsPort?: string;
       }) => {
         let config;
         try {
@@ -42,7 +45,11 @@ export function registerWorkerCommand(program: Command): void {
         const webhookReceiver =
           opts.webhookPort === undefined
             ? undefined
-            : webhookReceiverConfig({ port: opts.webhookPort, host: opts.webhookHost }, '--webhook-port');
+            : webhookReceiverConfig(
+                { port: opts.webhookPort, host: opts.webhookHost, statsPort: opts.webhookStatsPort },
+                '--webhook-port',
+                '--webhook-stats-port',
+              );
         const target = temporalTarget(opts);
         // The SDK logs activity failures, which quote agents: the same escaping as the CLI's output.
         Runtime.install({ logger: new DefaultLogger('INFO', terminalSafeLogFunction) });
@@ -59,6 +66,7 @@ export function registerWorkerCommand(program: Command): void {
             : 'Push: off (set A2A_WEBHOOK_URL and A2A_WEBHOOK_SECRET to enable it)',
         );
         if (worker.receiver) console.log(`Webhook receiver: ${worker.receiver.url}`);
+        if (worker.receiver?.statsUrl) console.log(`Webhook counters: ${worker.receiver.statsUrl}${STATS_PATH}`);
         await worker.run();
       },
     );

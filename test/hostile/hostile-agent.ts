@@ -418,7 +418,8 @@ function understand(received: ReceivedRequest): Call {
   if (rest === '/message:send' && method === 'POST') return { ...base, operation: 'SendMessage' };
   if (rest === '/message:stream' && method === 'POST') return { ...base, operation: 'SendStreamingMessage' };
   if (rest === '/tasks' && method === 'GET') return { ...base, operation: 'ListTasks' };
-  const segments = rest.split('/').slice(2).map(decodeURIComponent); // ['', 'tasks', ...]
+  if (!rest.startsWith('/tasks/')) return { ...base, operation: 'Unknown' };
+  const segments = rest.slice('/tasks/'.length).split('/').map(decodeSegment);
   const [first = '', second, configId] = segments;
   if (second === 'pushNotificationConfigs') {
     const taskId = first;
@@ -439,6 +440,15 @@ function understand(received: ReceivedRequest): Call {
     return { ...base, taskId: first.slice(0, -':subscribe'.length), operation: 'SubscribeToTask' };
   if (method === 'GET' && segments.length === 1) return { ...base, taskId: first, operation: 'GetTask' };
   return { ...base, operation: 'Unknown' };
+}
+
+/** A path segment, decoded when it is valid percent-encoding (a request we did not send may not be). */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 const JSONRPC_METHODS: ReadonlySet<string> = new Set<Operation>([

@@ -4,20 +4,23 @@
  * report. Escaped, an agent's text shows as the characters it sent and cannot become a link, an
  * image, HTML, a heading, a list or a table cell of its own. Pure string code: sandbox-safe.
  *
- * How: CommonMark's backslash escape makes any ASCII punctuation literal, so every character
- * that opens inline markup (`[ ] ! < > * _ ` ~ | # & \`) is escaped wherever it is, and a line
- * that would open a block (`-`, `+`, `=`, `1.`, `1)`) gets its marker escaped. Line breaks
- * (`\n`, `\r`) are what separates blocks, so inline text gets none. Linear, no regex backtracking.
+ * How: CommonMark's backslash escape makes any ASCII punctuation literal. What opens inline
+ * markup is escaped wherever it is: `[ ]` (links, images), `` ` `` `*` `_` `\` `|` (table cells),
+ * `<` before a letter, `/`, `!` or `?` (HTML, autolinks), `&` before a letter or `#` (entities).
+ * What opens a block (`#`, `>`, `-`, `+`, `=`, `~`, `1.`, `1)`) is escaped where a line starts.
+ * Line breaks (`\n`, `\r`) separate blocks, so inline text gets none. Everything else stays as
+ * it is, so versions (`1.4.0`), ranges (`>=18 <21`) and sentences read as they were sent.
+ * Linear: single-character patterns, no regex backtracking.
  */
 
-const INLINE_MARKUP = /[\\`*_[\]<>!#|~&]/g;
+const INLINE_MARKUP = /[\\`*_[\]|]|<(?=[A-Za-z/!?])|&(?=[A-Za-z#])/g;
 
-/** `text` as one line of literal markdown text (line breaks become spaces). */
+/** `text` as literal markdown inside a line, after other text (line breaks become spaces). */
 export function markdownInline(text: string): string {
-  return escapeLine(text.replace(/\r\n?|\n/g, ' '));
+  return text.replace(/\r\n?|\n/g, ' ').replace(INLINE_MARKUP, (c) => `\\${c}`);
 }
 
-/** `text` split into lines of literal markdown text (e.g. to prefix each with `> `). */
+/** `text` split into whole lines of literal markdown (e.g. to prefix each with `> `). */
 export function markdownLines(text: string): string[] {
   return text.split(/\r\n?|\n/).map(escapeLine);
 }
@@ -40,12 +43,11 @@ export function markdownCode(text: string): string {
 }
 
 function escapeLine(line: string): string {
-  const escaped = line.replace(INLINE_MARKUP, (c) => `\\${c}`);
-  // Block markers that are not escaped everywhere: list bullets, setext underlines, ordered lists.
+  const escaped = markdownInline(line);
+  // Block markers: headings, quotes, bullets, setext underlines, fences, ordered lists.
   let i = 0;
   while (escaped[i] === ' ' || escaped[i] === '\t') i += 1;
-  const first = escaped[i];
-  if (first === '-' || first === '+' || first === '=') return `${escaped.slice(0, i)}\\${escaped.slice(i)}`;
+  if ('#>-+=~'.includes(escaped[i] ?? 'x')) return `${escaped.slice(0, i)}\\${escaped.slice(i)}`;
   let j = i;
   while (j < escaped.length && escaped[j]! >= '0' && escaped[j]! <= '9') j += 1;
   if (j > i && (escaped[j] === '.' || escaped[j] === ')')) return `${escaped.slice(0, j)}\\${escaped.slice(j)}`;

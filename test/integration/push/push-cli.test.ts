@@ -79,7 +79,13 @@ describe('the push CLI', () => {
         const handle = await startDelegate(
           client,
           taskQueue,
-          compatRequest({ mode: 'push', text: 'Check for Node.js 24', tracking: { pushSafetyNetInterval: '1 hour' } }),
+          compatRequest({
+            mode: 'push',
+            text: 'Check for Node.js 24',
+            // Still working when the config is registered, so its completion arrives as a delivery.
+            metadata: { workDelayMs: 1000 },
+            tracking: { pushSafetyNetInterval: '1 hour' },
+          }),
         );
         return (await handle.result()) as DelegateResult;
       });

@@ -6,6 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CliContext } from './context.js';
 import { readStatus, type QuestionView, type StatusView } from './status-view.js';
+import { terminalJson } from './terminal-text.js';
 import type { Terminal } from './terminal.js';
 
 export interface FollowOptions {
@@ -50,7 +51,7 @@ export async function follow(context: CliContext, workflowId: string, options: F
   const started = Date.now();
 
   const emit = (event: FollowEvent) => {
-    if (options.json) return terminal.line(JSON.stringify(event));
+    if (options.json) return terminal.line(terminalJson(event));
     if (event.type !== 'artifact') lastArtifact = ''; // after other news, a streaming artifact gets its header again
     switch (event.type) {
       case 'phase':

@@ -2,6 +2,7 @@
  * The `a2a-temporal` command line: `server`, `agents`, `worker` run the embedded stack; the
  * workflow commands (release, delegate, answer, status, watch, list, cancel) talk to Temporal.
  */
+import { inspect } from 'node:util';
 import { Command, CommanderError } from 'commander';
 import { CliError, ExitCode } from './cli-error.js';
 import { registerAgentsCommand } from './commands/agents.js';
@@ -18,6 +19,7 @@ import { registerStatusCommand } from './commands/status.js';
 import { registerWatchCommand } from './commands/watch.js';
 import { registerWebhookCommand } from './commands/webhook.js';
 import { registerWorkerCommand } from './commands/worker.js';
+import { terminalSafe } from './terminal-text.js';
 
 /** Runs the CLI with `argv` (without `node` and the script) and resolves to the exit code. */
 export async function runCli(argv: string[]): Promise<number> {
@@ -62,12 +64,13 @@ export async function runCli(argv: string[]): Promise<number> {
     }
     const verbose = program.opts<{ verbose?: boolean }>().verbose ?? argv.includes('--verbose');
     if (err instanceof CliError) {
-      console.error(`error: ${err.message}`);
-      if (verbose && err.cause) console.error(err.cause);
+      console.error(`error: ${terminalSafe(err.message)}`);
+      if (verbose && err.cause) console.error(terminalSafe(inspect(err.cause)));
       return err.exitCode;
     }
-    console.error(`error: ${(err as Error).message ?? String(err)}`);
-    if (verbose) console.error(err);
+    // Failures can quote what an agent said: printed through terminalSafe like all agent text.
+    console.error(`error: ${terminalSafe((err as Error).message ?? String(err))}`);
+    if (verbose) console.error(terminalSafe(inspect(err)));
     return ExitCode.failed;
   }
 }

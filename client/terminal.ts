@@ -1,8 +1,10 @@
 /**
  * Output for long waits: on a TTY a status line with a spinner that stays at the bottom;
- * otherwise plain lines only. Prompts read one line from the terminal.
+ * otherwise plain lines only. Prompts read one line from the terminal. Everything written goes
+ * through {@link terminalSafe}: the text may come from an agent.
  */
 import { createInterface } from 'node:readline/promises';
+import { terminalSafe } from './terminal-text.js';
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
@@ -19,20 +21,20 @@ export class Terminal {
   /** Prints a line above the status line. */
   line(text = ''): void {
     this.clear();
-    this.out.write(`${text}\n`);
+    this.out.write(`${terminalSafe(text)}\n`);
     this.draw();
   }
 
   /** Writes text as it streams in (no newline added). */
   write(text: string): void {
     this.clear();
-    this.out.write(text);
+    this.out.write(terminalSafe(text));
     if (text.endsWith('\n')) this.draw();
   }
 
   /** Sets the status line (TTY only; plain output gets nothing: changes are printed as lines). */
   setStatus(text: string): void {
-    this.status = text;
+    this.status = terminalSafe(text);
     if (!this.tty) return;
     this.timer ??= setInterval(() => {
       this.frame = (this.frame + 1) % FRAMES.length;
@@ -57,7 +59,7 @@ export class Terminal {
     this.stopStatus();
     const rl = createInterface({ input: process.stdin, output: this.out });
     try {
-      return (await rl.question(question, { signal: signal ?? new AbortController().signal })).trim();
+      return (await rl.question(terminalSafe(question), { signal: signal ?? new AbortController().signal })).trim();
     } finally {
       rl.close();
     }

@@ -34,6 +34,9 @@ const WebhookEnvSchema = z.object({
   A2A_WEBHOOK_HOST: z.string().min(1).default('127.0.0.1'),
   A2A_WEBHOOK_PORT: z.coerce.number().int().min(0).max(65535).default(DEFAULT_WEBHOOK_PORT),
   A2A_WEBHOOK_MAX_BODY_BYTES: z.coerce.number().int().positive().default(DEFAULT_MAX_BODY_BYTES),
+  /** The counters' own listener (`GET /a2a/push/stats`); unset = not served over HTTP. */
+  A2A_WEBHOOK_STATS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  A2A_WEBHOOK_STATS_HOST: z.string().min(1).default('127.0.0.1'),
 });
 
 export interface WebhookReceiverConfig {
@@ -42,6 +45,9 @@ export interface WebhookReceiverConfig {
   host: string;
   port: number;
   maxBodyBytes: number;
+  /** The stats listener's port; undefined = no stats listener. */
+  statsPort?: number;
+  statsHost: string;
 }
 
 function parse(env: NodeJS.ProcessEnv) {
@@ -75,7 +81,7 @@ export function loadWebhookDeps(env: NodeJS.ProcessEnv = process.env): WebhookDe
 /** The receiver's settings; flags (`overrides`) win over the environment. @throws Error when no secret is set. */
 export function loadWebhookReceiverConfig(
   env: NodeJS.ProcessEnv = process.env,
-  overrides: Partial<Pick<WebhookReceiverConfig, 'host' | 'port'>> = {},
+  overrides: Partial<Pick<WebhookReceiverConfig, 'host' | 'port' | 'statsPort'>> = {},
 ): WebhookReceiverConfig {
   const e = parse(env);
   if (!e.A2A_WEBHOOK_SECRET) {
@@ -89,6 +95,8 @@ export function loadWebhookReceiverConfig(
     host: e.A2A_WEBHOOK_HOST,
     port: e.A2A_WEBHOOK_PORT,
     maxBodyBytes: e.A2A_WEBHOOK_MAX_BODY_BYTES,
+    statsPort: e.A2A_WEBHOOK_STATS_PORT,
+    statsHost: e.A2A_WEBHOOK_STATS_HOST,
     ...stripUndefined(overrides),
   };
 }

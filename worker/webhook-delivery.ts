@@ -21,6 +21,17 @@ export interface DeliveryNotice {
   version: '1.0' | '0.3';
 }
 
+/**
+ * The longest id (task, message) or state a delivery may carry: what the receiver forwards ends
+ * up in the delegation's history (a 1 MB message id, 53 times, was 53 MB of history).
+ */
+export const MAX_DELIVERY_ID_LENGTH = 256;
+
+/** The first of the notice's ids and state that is longer than {@link MAX_DELIVERY_ID_LENGTH}, by name. */
+export function oversizedId(ids: Partial<Record<'taskId' | 'messageId' | 'state', string>>) {
+  return (Object.keys(ids) as Array<keyof typeof ids>).find((key) => (ids[key]?.length ?? 0) > MAX_DELIVERY_ID_LENGTH);
+}
+
 /** Thrown for a body that is not a push delivery; `message` is safe to send back and log. */
 export class MalformedDeliveryError extends Error {
   override readonly name = 'MalformedDeliveryError';

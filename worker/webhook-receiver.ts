@@ -4,27 +4,38 @@
  * `taskUpdated` signal; the delegation then reads the task itself):
  *
  * 1. body size (declared `Content-Length`, then counted while reading) → 413
- * 2. a credential: `Authorization: Bearer …`, or `X-A2A-Notification-Token` (A2A 0.3) → 401
- * 3. the credential is the HMAC of (workflowId, taskId) under the receiver secret, compared in
+ * 2. the path's task id is at most 256 characters → 400
+ * 3. a credential: `Authorization: Bearer …`, or `X-A2A-Notification-Token` (A2A 0.3) → 401
+ * 4. the credential is the HMAC of (workflowId, taskId) under the receiver secret, compared in
  *    constant time → 403
- * 4. `Content-Type` `application/a2a+json` or `application/json` → 415
- * 5. JSON, and a StreamResponse (1.0) or a `kind`-tagged task event (0.3) → 400
- * 6. the body's task id is the path's → 403
+ * 5. `Content-Type` `application/a2a+json` or `application/json` → 415
+ * 6. JSON, and a StreamResponse (1.0) or a `kind`-tagged task event (0.3) → 400
+ * 7. the body's message id and state are at most 256 characters → 400
+ * 8. the body's task id is the path's → 403
  *
- * Refusals are counted by reason and logged one line each, never with the credential.
+ * Refusals are counted by reason and logged one line each, never with the credential. The
+ * counters are not served on this listener: anyone can reach it, and they tell how busy the
+ * receiver is and which checks senders fail. {@link startWebhookReceiver} serves them on a
+ * separate listener (`statsPort`, loopback by default).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isPushCredential } from '../activities/push-credential.js';
 import { parsePushPath, PUSH_PATH_PREFIX } from '../activities/push-url.js';
-import { MalformedDeliveryError, parseDelivery, worthSignal } from './webhook-delivery.js';
+import {
+  MalformedDeliveryError,
+  MAX_DELIVERY_ID_LENGTH,
+  oversizedId,
+  parseDelivery,
+  worthSignal,
+} from './webhook-delivery.js';
 import type { PushNotifier } from './webhook-notifier.js';
 import { emptyStats, REJECTION_STATUS, type RejectionReason, type WebhookStats } from './webhook-stats.js';
 
 /** 1 MiB: a delivery is one task event; the SDK's own SSE limit is 4 MiB per event. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
-/** The path of the counters (`GET`). */
+/** The path of the counters (`GET`, on the stats listener only). */
 export const STATS_PATH = `${PUSH_PATH_PREFIX}stats`;
 
 export interface WebhookReceiverOptions {
@@ -43,6 +54,8 @@ export interface WebhookReceiverOptions {
 export interface WebhookReceiver {
   /** The request listener: mount it on a server of your own, or use {@link startWebhookReceiver}. */
   handle(req: IncomingMessage, res: ServerResponse): void;
+  /** `GET /a2a/push/stats` (404 elsewhere): mount it only where senders cannot reach it. */
+  handleStats(req: IncomingMessage, res: ServerResponse): void;
   /** A copy of the counters. */
   stats(): WebhookStats;
 }
@@ -71,16 +84,13 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     );
     const headers: Record<string, string> = {};
     if (reason === 'unauthenticated') headers['WWW-Authenticate'] = 'Bearer realm="a2a-push"';
-    if (reason === 'method-not-allowed') headers.Allow = req.url?.startsWith(STATS_PATH) ? 'GET' : 'POST';
+    if (reason === 'method-not-allowed') headers.Allow = 'POST';
     reply(req, res, status, { error: { status, reason, message } }, headers);
   };
+  const tooLong = (field: string) =>
+    `The ${field} is longer than ${MAX_DELIVERY_ID_LENGTH} characters; no delegation takes such a delivery.`;
 
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const path = (req.url ?? '').split('?', 1)[0];
-    if (path === STATS_PATH) {
-      if (req.method !== 'GET') return refuse(req, res, 'method-not-allowed', 'The stats are read with GET.');
-      return reply(req, res, 200, structuredClone(stats));
-    }
     const ids = parsePushPath(req.url ?? '');
     if (!ids) return refuse(req, res, 'not-found', `Deliveries go to POST ${PUSH_PATH_PREFIX}<workflowId>/<taskId>.`);
     stats.received += 1;
@@ -89,6 +99,8 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > limit)
       return refuse(req, res, 'too-large', `The body exceeds ${limit} bytes.`, ids);
+    if (oversizedId({ taskId: ids.taskId }))
+      return refuse(req, res, 'id-too-long', tooLong('task id in the path'), ids);
 
     const credential = presentedCredential(req);
     if (!credential) {
@@ -123,6 +135,8 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
       if (err instanceof MalformedDeliveryError) return refuse(req, res, 'malformed', err.message, ids);
       throw err;
     }
+    const oversized = oversizedId({ taskId: notice.taskId, messageId: notice.messageId, state: notice.state });
+    if (oversized) return refuse(req, res, 'id-too-long', tooLong(`body's ${oversized}`), ids);
     if (notice.taskId !== ids.taskId) {
       return refuse(
         req,
@@ -191,6 +205,19 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
         else res.destroy();
       });
     },
+    handleStats(req, res) {
+      const path = (req.url ?? '').split('?', 1)[0];
+      if (path !== STATS_PATH) return reply(req, res, 404, { error: { status: 404, message: `Only ${STATS_PATH}.` } });
+      if (req.method !== 'GET')
+        return reply(
+          req,
+          res,
+          405,
+          { error: { status: 405, message: 'The stats are read with GET.' } },
+          { Allow: 'GET' },
+        );
+      reply(req, res, 200, structuredClone(stats));
+    },
     stats: () => structuredClone(stats),
   };
 }
@@ -200,50 +227,73 @@ export interface WebhookListenOptions extends WebhookReceiverOptions {
   host?: string;
   /** 0 picks a free port. @default 0 */
   port?: number;
+  /** Serve `GET /a2a/push/stats` on a listener of its own at this port (0: a free one). @default no stats listener */
+  statsPort?: number;
+  /** Where the stats listener binds. @default '127.0.0.1' */
+  statsHost?: string;
 }
 
 export interface RunningWebhookReceiver extends WebhookReceiver {
   /** `http://host:port` actually bound. */
   url: string;
   port: number;
+  /** `http://host:port` of the stats listener, when one was asked for. */
+  statsUrl?: string;
   /** Stops listening and ends open connections. Idempotent. */
   close(): Promise<void>;
 }
 
-/** Starts the receiver on its own HTTP server. @throws when the port cannot be bound. */
+/** Starts the receiver (and its stats listener) on HTTP servers of their own. @throws when a port cannot be bound. */
 export async function startWebhookReceiver(options: WebhookListenOptions): Promise<RunningWebhookReceiver> {
   const receiver = createWebhookReceiver(options);
-  const host = options.host ?? '127.0.0.1';
-  const server: Server = createServer(receiver.handle);
+  const main = await listen(receiver.handle, options.host ?? '127.0.0.1', options.port ?? 0, 'webhook receiver');
+  const stats =
+    options.statsPort === undefined
+      ? undefined
+      : await listen(receiver.handleStats, options.statsHost ?? '127.0.0.1', options.statsPort, 'stats listener').catch(
+          async (err: unknown) => {
+            await main.close();
+            throw err;
+          },
+        );
+  let closing: Promise<void> | undefined;
+  return {
+    ...receiver,
+    url: main.url,
+    port: main.port,
+    statsUrl: stats?.url,
+    close: () => (closing ??= Promise.all([main.close(), stats?.close()]).then(() => undefined)),
+  };
+}
+
+async function listen(
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+  host: string,
+  port: number,
+  what: string,
+): Promise<{ url: string; port: number; close(): Promise<void> }> {
+  const server: Server = createServer(handler);
   // Slow senders cannot hold sockets for long: a delivery is one small POST.
   server.requestTimeout = 30_000;
   server.headersTimeout = 10_000;
   await new Promise<void>((resolve, reject) => {
     const onError = (error: Error) =>
-      reject(
-        new Error(`The webhook receiver could not listen on ${host}:${options.port ?? 0}: ${error.message}`, {
-          cause: error,
-        }),
-      );
+      reject(new Error(`The ${what} could not listen on ${host}:${port}: ${error.message}`, { cause: error }));
     server.once('error', onError);
-    server.listen(options.port ?? 0, host, () => {
+    server.listen(port, host, () => {
       server.off('error', onError);
       resolve();
     });
   });
-  const { port } = server.address() as AddressInfo;
-  let closing: Promise<void> | undefined;
+  const bound = (server.address() as AddressInfo).port;
   return {
-    ...receiver,
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
-    port,
-    close: () => {
-      closing ??= new Promise<void>((resolve) => {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}`,
+    port: bound,
+    close: () =>
+      new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
-      });
-      return closing;
-    },
+      }),
   };
 }
 

@@ -1,4 +1,4 @@
-/** The webhook receiver's counters (`GET /a2a/push/stats`, or `stats()` in code). */
+/** The webhook receiver's counters (`GET /a2a/push/stats` on the stats listener, or `stats()` in code). */
 
 /** Why a delivery was refused; each maps to one HTTP status. */
 export const REJECTION_STATUS = {
@@ -16,6 +16,8 @@ export const REJECTION_STATUS = {
   'unsupported-media-type': 415,
   /** Not JSON, or not a StreamResponse / 0.3 task event. */
   malformed: 400,
+  /** A task id, message id or state longer than 256 characters (in the path or the body). */
+  'id-too-long': 400,
   /** The body is about another task than the path (and the credential) names. */
   'task-mismatch': 403,
 } as const;

@@ -13,6 +13,7 @@ import {
 import type { DelegationNotice, DelegationStatus } from '../contract/delegation-types.js';
 import { delegationChangedSignal } from '../contract/messages.js';
 import { A2A_AGENT, A2A_TASK_ID, A2A_TASK_STATE } from '../contract/search-attributes.js';
+import { markdownCode, markdownInline, markdownLines } from './markdown-text.js';
 
 const FINAL_PHASES = new Set(['completed', 'failed', 'canceled']);
 
@@ -75,12 +76,13 @@ function shownState(status: DelegationStatus): string | undefined {
   return asked && (status.phase === 'sending' || status.phase === 'working') ? 'TASK_STATE_WORKING' : status.state;
 }
 
-/** The markdown the Temporal UI shows as the delegation's current details. */
+/** The markdown the Temporal UI shows as the delegation's current details (agent text escaped). */
 export function delegationDetails(status: DelegationStatus, workflowId: string): string {
+  const agent = markdownInline(status.agent);
   const lines = [
-    `**Delegation to ${status.label ? `${status.label} (${status.agent})` : status.agent}**${status.mode ? ` · ${status.mode} mode` : ''}`,
+    `**Delegation to ${status.label ? `${markdownInline(status.label)} (${agent})` : agent}**${status.mode ? ` · ${status.mode} mode` : ''}`,
     '',
-    `Phase: **${status.phase}**${status.taskId ? ` · task \`${status.taskId}\`` : ''}${status.state ? ` · ${status.state}` : ''}`,
+    `Phase: **${status.phase}**${status.taskId ? ` · task ${markdownCode(status.taskId)}` : ''}${status.state ? ` · ${status.state}` : ''}`,
   ];
   if (status.rounds) lines.push(`Answers given: ${status.rounds}`);
   if (status.question) {
@@ -88,11 +90,11 @@ export function delegationDetails(status: DelegationStatus, workflowId: string):
       '',
       `### The agent needs ${status.question.state === 'TASK_STATE_AUTH_REQUIRED' ? 'authorization' : 'input'}`,
       '',
-      ...status.question.text.split('\n').map((l) => `> ${l}`),
+      ...markdownLines(status.question.text).map((l) => `> ${l}`),
       '',
       `Answer: \`a2a-temporal answer ${workflowId} "<your answer>"\``,
     );
   }
-  if (status.error) lines.push('', `**Failed:** ${status.error}`);
+  if (status.error) lines.push('', `**Failed:** ${markdownInline(status.error)}`);
   return lines.join('\n');
 }

@@ -5,6 +5,7 @@
 import type { Artifact, Part } from '../a2a/index.js';
 import type { DelegateResult } from '../contract/delegation-types.js';
 import type { CheckOutcome, Finding, ReleaseInput, ReleaseReport } from '../contract/release-types.js';
+import { markdownInline as md } from './markdown-text.js';
 
 /** How one delegation of the release ended: its result, or the failure's type and message. */
 export interface DelegationOutcome {
@@ -83,17 +84,17 @@ function outcomeOf(d: DelegationOutcome): CheckOutcome {
 }
 
 function markdownOf(r: Omit<ReleaseReport, 'markdown'>): string {
-  const lines = [`# Release report: ${r.service} ${r.fromVersion} → ${r.toVersion}`, ''];
+  const lines = [`# Release report: ${md(r.service)} ${md(r.fromVersion)} → ${md(r.toVersion)}`, ''];
   lines.push(
     r.targetNode ? `Target runtime: **Node.js ${r.targetNode}**. ` : '',
-    `Dependency analysis by **${r.analysis.agent}**: ${r.analysis.outcome}.`,
+    `Dependency analysis by **${md(r.analysis.agent)}**: ${r.analysis.outcome}.`,
     '',
     `## Dependencies, highest risk first${r.sortedByAgent ? '' : ' (sorted here: the agent did not sort them)'}`,
     '',
   );
   if (r.dependencies.length === 0) {
     lines.push(
-      r.analysis.outcome === 'completed' ? 'No risky dependency found.' : `No findings: ${r.analysis.summary}`,
+      r.analysis.outcome === 'completed' ? 'No risky dependency found.' : `No findings: ${md(r.analysis.summary)}`,
     );
   } else {
     lines.push('| Package | Current | Suggested | Risk | Why |', '| --- | --- | --- | --- | --- |');
@@ -141,6 +142,7 @@ function firstLine(text: string): string {
   );
 }
 
+/** A table cell: one line, agent text escaped (`|` included). */
 function cell(value: string | undefined): string {
-  return (value ?? '—').replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  return md(value ?? '—');
 }

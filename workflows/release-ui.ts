@@ -2,6 +2,7 @@
 import { setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
 import type { ReleaseStatus } from '../contract/release-types.js';
 import { RELEASE_PHASE, RELEASE_SERVICE } from '../contract/search-attributes.js';
+import { markdownCode, markdownInline as md, markdownLines } from './markdown-text.js';
 
 export class ReleasePublisher {
   private shown: { service?: string; phase?: string } = {};
@@ -19,15 +20,20 @@ export class ReleasePublisher {
   }
 }
 
-/** The markdown the Temporal UI shows as the release's current details. */
+/** The markdown the Temporal UI shows as the release's current details (agent text escaped). */
 export function releaseDetails(status: ReleaseStatus): string {
   const lines = [
-    `**Release ${status.service} ${status.fromVersion} → ${status.toVersion}** · phase **${status.phase}**`,
+    `**Release ${md(status.service)} ${md(status.fromVersion)} → ${md(status.toVersion)}** · phase **${status.phase}**`,
   ];
   if (status.questions.length) {
     lines.push('', '### Waiting for your answer', '');
     for (const q of status.questions) {
-      lines.push(`**${q.label}** asks (task \`${q.taskId}\`):`, '', ...q.text.split('\n').map((l) => `> ${l}`), '');
+      lines.push(
+        `**${md(q.label)}** asks (task ${markdownCode(q.taskId)}):`,
+        '',
+        ...markdownLines(q.text).map((l) => `> ${l}`),
+        '',
+      );
     }
     const task = status.questions.length > 1 ? ' --task <taskId>' : '';
     lines.push(`Answer: \`a2a-temporal answer ${status.releaseId} "<your answer>"${task}\``);
@@ -44,13 +50,13 @@ export function releaseDetails(status: ReleaseStatus): string {
     lines.push('', '### Delegations', '');
     for (const d of status.delegations) {
       const state = d.state ? ` · ${d.state.replace('TASK_STATE_', '').toLowerCase().replace('_', '-')}` : '';
-      lines.push(`- **${d.label}** (agent \`${d.agent}\`): ${d.phase}${state}`);
+      lines.push(`- **${md(d.label)}** (agent ${markdownCode(d.agent)}): ${d.phase}${state}`);
     }
   }
   if (status.report) {
     const top = status.report.dependencies
       .slice(0, 5)
-      .map((f) => `- **${f.risk}** ${f.name}: ${f.current ?? '?'} → ${f.suggested ?? '?'}`);
+      .map((f) => `- **${md(f.risk)}** ${md(f.name)}: ${md(f.current ?? '?')} → ${md(f.suggested ?? '?')}`);
     lines.push('', '### Report', '', ...(top.length ? top : ['No risky dependency found.']));
     if (status.report.dependencies.length > top.length)
       lines.push(`- … ${status.report.dependencies.length - top.length} more (see the result)`);
@@ -58,8 +64,8 @@ export function releaseDetails(status: ReleaseStatus): string {
   if (status.decision)
     lines.push(
       '',
-      `**${status.decision.outcome}** by ${status.decision.by}${status.decision.reason ? `: ${status.decision.reason}` : ''}`,
+      `**${status.decision.outcome}** by ${md(status.decision.by)}${status.decision.reason ? `: ${md(status.decision.reason)}` : ''}`,
     );
-  else if (status.reason) lines.push('', `**${status.outcome ?? status.phase}:** ${status.reason}`);
+  else if (status.reason) lines.push('', `**${status.outcome ?? status.phase}:** ${md(status.reason)}`);
   return lines.join('\n');
 }

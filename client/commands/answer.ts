@@ -8,6 +8,7 @@ import {
 } from '../../contract/index.js';
 import { usageError } from '../cli-error.js';
 import { withConnectionOptions, withContext, type GlobalOptions } from '../context.js';
+import { terminalJson, terminalSafe } from '../terminal-text.js';
 import { updateOrExplain } from '../update-errors.js';
 import { endedError, findTarget } from '../workflow-target.js';
 
@@ -43,8 +44,8 @@ export function registerAnswerCommand(program: Command): void {
           const r = await updateOrExplain(target.handle, answerUpdate, answer);
           [receipt, to] = [r, `task ${r.taskId} (answer ${r.round})`];
         }
-        if (opts.json) return console.log(JSON.stringify(receipt));
-        console.log(`Answer sent to ${to}. Follow it: a2a-temporal watch ${id}`);
+        if (opts.json) return console.log(terminalJson(receipt));
+        console.log(terminalSafe(`Answer sent to ${to}. Follow it: a2a-temporal watch ${id}`));
       });
     });
 }

@@ -3,6 +3,7 @@ import { approveUpdate, rejectUpdate, type Decision } from '../../contract/index
 import { CliError, usageError } from '../cli-error.js';
 import { withConnectionOptions, withContext, type GlobalOptions } from '../context.js';
 import { defaultApprover } from '../interactive.js';
+import { terminalJson, terminalSafe } from '../terminal-text.js';
 import { updateOrExplain } from '../update-errors.js';
 import { endedError, findTarget } from '../workflow-target.js';
 
@@ -36,8 +37,10 @@ export function registerDecideCommands(program: Command): void {
           );
           console.log(
             opts.json
-              ? JSON.stringify(decision)
-              : `Release ${id} ${decision.outcome} by ${decision.by}${decision.reason ? `: ${decision.reason}` : ''}.`,
+              ? terminalJson(decision)
+              : terminalSafe(
+                  `Release ${id} ${decision.outcome} by ${decision.by}${decision.reason ? `: ${decision.reason}` : ''}.`,
+                ),
           );
         });
       });

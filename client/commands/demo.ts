@@ -27,6 +27,7 @@ import { follow } from '../follow.js';
 import { interactiveHandlers } from '../interactive.js';
 import { sampleReleaseInput } from '../sample-release.js';
 import { readableId } from '../start-options.js';
+import { terminalSafeLogFunction } from '../terminal-text.js';
 import { Terminal } from '../terminal.js';
 
 interface DemoOptions {
@@ -50,7 +51,7 @@ export function registerDemoCommand(program: Command): void {
     .option('--ui-port <port>', 'its Web UI port', '8233')
     .action(async (opts: DemoOptions) => {
       // The SDK's INFO logs (bundling, worker state) would drown the story the demo tells.
-      Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] }); // Ctrl-C is ours: see onSignal
+      Runtime.install({ logger: new DefaultLogger('WARN', terminalSafeLogFunction), shutdownSignals: [] }); // Ctrl-C is ours: see onSignal
       const terminal = new Terminal();
       const cleanups: Array<() => Promise<unknown>> = [];
       // Ctrl-C stops following; the release is then cancelled (its remote tasks too) while the

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { withConnectionOptions, withContext, type GlobalOptions } from '../context.js';
+import { terminalJson, terminalSafe } from '../terminal-text.js';
 
 const WAITING =
   "ExecutionStatus = 'Running' AND (A2aTaskState IN ('TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED') OR ReleasePhase IN ('waiting-for-input', 'awaiting-approval'))";
@@ -16,17 +17,19 @@ export function registerListCommand(program: Command): void {
         const rows: Array<Record<string, string>> = [];
         for await (const w of context.client.workflow.list({ query })) {
           const sa = w.searchAttributes;
-          rows.push({
+          const row = {
             workflowId: w.workflowId,
             kind: w.type === 'release' ? 'release' : 'delegation',
             status: w.status.name,
             phase: String(sa.ReleasePhase?.[0] ?? sa.A2aTaskState?.[0] ?? ''),
             subject: String(sa.ReleaseService?.[0] ?? sa.A2aAgent?.[0] ?? ''),
             started: w.startTime.toISOString(),
-          });
+          };
+          // Escaped before the columns are measured, so the table stays aligned.
+          rows.push(opts.json ? row : Object.fromEntries(Object.entries(row).map(([k, v]) => [k, terminalSafe(v)])));
           if (rows.length >= Number(opts.limit)) break;
         }
-        if (opts.json) return console.log(JSON.stringify(rows, null, 2));
+        if (opts.json) return console.log(terminalJson(rows, 2));
         if (rows.length === 0)
           return console.log(
             opts.waiting ? 'Nothing is waiting for an answer or an approval.' : 'No releases or delegations yet.',

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { withConnectionOptions, withContext, type GlobalOptions } from '../context.js';
 import { renderStatus } from '../render-status.js';
 import { readStatus } from '../status-view.js';
+import { terminalJson, terminalSafe } from '../terminal-text.js';
 
 export function registerStatusCommand(program: Command): void {
   withConnectionOptions(program.command('status <id>'))
@@ -12,7 +13,7 @@ export function registerStatusCommand(program: Command): void {
     .action(async (id: string, opts: GlobalOptions) =>
       withContext(opts, async (context) => {
         const view = await readStatus(context, id);
-        console.log(opts.json ? JSON.stringify(view, null, 2) : renderStatus(view));
+        console.log(opts.json ? terminalJson(view, 2) : terminalSafe(renderStatus(view)));
       }),
     );
 }

@@ -18,45 +18,60 @@ export function registerWebhookCommand(program: Command): void {
     )
     .option('--port <port>', 'port to bind (env A2A_WEBHOOK_PORT, default 8787)')
     .option('--host <ip>', 'address to bind (env A2A_WEBHOOK_HOST, default 127.0.0.1: put a TLS proxy in front)')
+    .option(
+      '--stats-port <port>',
+      'serve GET /a2a/push/stats on this port of its own (env A2A_WEBHOOK_STATS_PORT; binds A2A_WEBHOOK_STATS_HOST, default 127.0.0.1)',
+    )
     .option('--address <host:port>', 'Temporal frontend (env TEMPORAL_ADDRESS)')
     .option('--namespace <ns>', 'Temporal namespace (env TEMPORAL_NAMESPACE)')
-    .action(async (opts: { port?: string; host?: string; address?: string; namespace?: string }) => {
-      const config = webhookReceiverConfig(opts);
-      const target = temporalTarget(opts);
-      let connection: Connection;
-      try {
-        connection = await Connection.connect({ ...target.connectionOptions, connectTimeout: 3_000 });
-        await connection.workflowService.getSystemInfo({});
-      } catch (err) {
-        throw (await explainConnectionFailure(err, target)) ?? new CliError((err as Error).message, 1, { cause: err });
-      }
-      try {
-        const receiver = await startWebhookReceiver({
-          ...config,
-          notify: temporalNotifier(new Client({ connection, namespace: target.namespace })),
-        }).catch((err: unknown) => {
-          throw new CliError(`${(err as Error).message}. Pick another port with --port.`, 1, { cause: err });
-        });
-        console.log(
-          `Webhook receiver at ${receiver.url}${PUSH_PATH_PREFIX}<workflowId>/<taskId> (counters: ${receiver.url}${STATS_PATH})`,
-        );
-        console.log(`Signals delegations at ${target.address} (namespace ${target.namespace}). Press Ctrl-C to stop.`);
-        await waitForExitSignal();
-        await receiver.close();
-      } finally {
-        await connection.close();
-      }
-    });
+    .action(
+      async (opts: { port?: string; host?: string; statsPort?: string; address?: string; namespace?: string }) => {
+        const config = webhookReceiverConfig(opts);
+        const target = temporalTarget(opts);
+        let connection: Connection;
+        try {
+          connection = await Connection.connect({ ...target.connectionOptions, connectTimeout: 3_000 });
+          await connection.workflowService.getSystemInfo({});
+        } catch (err) {
+          throw (
+            (await explainConnectionFailure(err, target)) ?? new CliError((err as Error).message, 1, { cause: err })
+          );
+        }
+        try {
+          const receiver = await startWebhookReceiver({
+            ...config,
+            notify: temporalNotifier(new Client({ connection, namespace: target.namespace })),
+          }).catch((err: unknown) => {
+            throw new CliError(`${(err as Error).message}. Pick another port with --port.`, 1, { cause: err });
+          });
+          console.log(`Webhook receiver at ${receiver.url}${PUSH_PATH_PREFIX}<workflowId>/<taskId>`);
+          console.log(
+            receiver.statsUrl
+              ? `Counters: ${receiver.statsUrl}${STATS_PATH}`
+              : 'Counters: not served (--stats-port serves them on a listener of their own)',
+          );
+          console.log(
+            `Signals delegations at ${target.address} (namespace ${target.namespace}). Press Ctrl-C to stop.`,
+          );
+          await waitForExitSignal();
+          await receiver.close();
+        } finally {
+          await connection.close();
+        }
+      },
+    );
 }
 
 /** The receiver's settings from the environment and `--host`/`--port`. @throws CliError (usage) with the sentence. */
 export function webhookReceiverConfig(
-  opts: { host?: string; port?: string },
+  opts: { host?: string; port?: string; statsPort?: string },
   portFlag = '--port',
+  statsPortFlag = '--stats-port',
 ): WebhookReceiverConfig {
   const port = opts.port === undefined ? undefined : parsePort(opts.port, portFlag);
+  const statsPort = opts.statsPort === undefined ? undefined : parsePort(opts.statsPort, statsPortFlag);
   try {
-    return loadWebhookReceiverConfig(process.env, { host: opts.host, port });
+    return loadWebhookReceiverConfig(process.env, { host: opts.host, port, statsPort });
   } catch (err) {
     throw new CliError((err as Error).message, 2);
   }

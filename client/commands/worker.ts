@@ -1,10 +1,13 @@
+import { DefaultLogger, Runtime } from '@temporalio/worker';
 import type { Command } from 'commander';
 import { temporalTarget } from '../../platform/temporal-config.js';
 import { loadWorkerConfig } from '../../worker/config.js';
 import { createA2AWorker } from '../../worker/run-worker.js';
 import { SearchAttributesMissingError } from '../../worker/search-attribute-check.js';
+import { STATS_PATH } from '../../worker/webhook-receiver.js';
 import { CliError } from '../cli-error.js';
 import { explainConnectionFailure } from '../temporal-errors.js';
+import { terminalSafeLogFunction } from '../terminal-text.js';
 import { webhookReceiverConfig } from './webhook.js';
 
 export function registerWorkerCommand(program: Command): void {
@@ -23,6 +26,7 @@ export function registerWorkerCommand(program: Command): void {
       'also run the push webhook receiver in this process, on this port (needs A2A_WEBHOOK_SECRET)',
     )
     .option('--webhook-host <ip>', 'address the in-process receiver binds (env A2A_WEBHOOK_HOST, default 127.0.0.1)')
+    .option('--webhook-stats-port <port>', "serve the receiver's counters on this port of its own (127.0.0.1)")
     .action(
       async (opts: {
         taskQueue?: string;
@@ -31,6 +35,7 @@ export function registerWorkerCommand(program: Command): void {
         namespace?: string;
         webhookPort?: string;
         webhookHost?: string;
+        webhookStatsPort?: string;
       }) => {
         let config;
         try {
@@ -41,8 +46,14 @@ export function registerWorkerCommand(program: Command): void {
         const webhookReceiver =
           opts.webhookPort === undefined
             ? undefined
-            : webhookReceiverConfig({ port: opts.webhookPort, host: opts.webhookHost }, '--webhook-port');
+            : webhookReceiverConfig(
+                { port: opts.webhookPort, host: opts.webhookHost, statsPort: opts.webhookStatsPort },
+                '--webhook-port',
+                '--webhook-stats-port',
+              );
         const target = temporalTarget(opts);
+        // The SDK logs activity failures, which quote agents: the same escaping as the CLI's output.
+        Runtime.install({ logger: new DefaultLogger('INFO', terminalSafeLogFunction) });
         const worker = await createA2AWorker({ config, target, webhookReceiver }).catch(async (err: unknown) => {
           if (err instanceof SearchAttributesMissingError) throw new CliError(err.message, 1, { cause: err });
           throw (
@@ -59,6 +70,7 @@ export function registerWorkerCommand(program: Command): void {
             : 'Push: off (set A2A_WEBHOOK_URL and A2A_WEBHOOK_SECRET to enable it)',
         );
         if (worker.receiver) console.log(`Webhook receiver: ${worker.receiver.url}`);
+        if (worker.receiver?.statsUrl) console.log(`Webhook counters: ${worker.receiver.statsUrl}${STATS_PATH}`);
         await worker.run();
       },
     );

@@ -25,15 +25,19 @@ async function statsAt(base: string): Promise<WebhookStats> {
 describe('the push CLI', () => {
   it('`worker --webhook-port` runs the receiver in the worker process and push delegations complete through it', async () => {
     const client = await temporal.client();
-    const port = await freePort();
+    const [port, statsPort] = [await freePort(), await freePort()];
     const base = `http://127.0.0.1:${port}`;
     const taskQueue = uniqueTaskQueue('push-cli');
     const agentsFile = join(mkdtempSync(join(tmpdir(), 'a2a-agents-')), 'agents.json');
     writeFileSync(agentsFile, JSON.stringify({ agents: { compat: { url: agent.baseUrl } } }));
     const worker = await spawnCli(
-      ['worker', '--task-queue', taskQueue, '--agents-file', agentsFile, '--webhook-port', String(port)],
+      [
+        'worker',
+        ...['--task-queue', taskQueue, '--agents-file', agentsFile],
+        ...['--webhook-port', String(port), '--webhook-stats-port', String(statsPort)],
+      ],
       { A2A_WEBHOOK_URL: base, A2A_WEBHOOK_SECRET: SECRET },
-      'Webhook receiver:',
+      'Webhook counters:',
     );
     try {
       expect(worker.output()).toContain(`Push: agents deliver to ${base}`);
@@ -46,7 +50,8 @@ describe('the push CLI', () => {
       expect((await statusOf(handle)).mode).toBe('push'); // auto: the card can push and the worker has a receiver
       await handle.executeUpdate(answerUpdate, { args: [{ text: 'Node.js 24' }] });
       expect((await handle.result()) as DelegateResult).toMatchObject({ state: 'TASK_STATE_COMPLETED', rounds: 1 });
-      expect((await statsAt(base)).signaled).toBeGreaterThanOrEqual(1);
+      expect((await statsAt(`http://127.0.0.1:${statsPort}`)).signaled).toBeGreaterThanOrEqual(1);
+      expect((await fetch(`${base}/a2a/push/stats`)).status).toBe(404); // not on the public listener
     } finally {
       expect(await worker.stop()).toBe(0);
     }
@@ -54,10 +59,11 @@ describe('the push CLI', () => {
 
   it('`webhook` runs the receiver on its own and refuses unverified deliveries', async () => {
     const client = await temporal.client();
-    const port = await freePort();
+    const [port, statsPort] = [await freePort(), await freePort()];
     const base = `http://127.0.0.1:${port}`;
+    const stats = `http://127.0.0.1:${statsPort}`;
     const receiver = await spawnCli(
-      ['webhook', '--port', String(port)],
+      ['webhook', '--port', String(port), '--stats-port', String(statsPort)],
       { A2A_WEBHOOK_SECRET: SECRET },
       'Press Ctrl-C to stop.',
     );
@@ -75,15 +81,22 @@ describe('the push CLI', () => {
         const handle = await startDelegate(
           client,
           taskQueue,
-          compatRequest({ mode: 'push', tracking: { pushSafetyNetInterval: '1 hour' } }),
+          compatRequest({
+            mode: 'push',
+            text: 'Check for Node.js 24',
+            // Still working when the config is registered, so its completion arrives as a delivery.
+            metadata: { workDelayMs: 1000 },
+            tracking: { pushSafetyNetInterval: '1 hour' },
+          }),
         );
         await waitForQuestion(handle);
         await handle.executeUpdate(answerUpdate, { args: [{ text: 'Node.js 24' }] });
         return (await handle.result()) as DelegateResult;
       });
       expect(result).toMatchObject({ state: 'TASK_STATE_COMPLETED' });
-      expect(await statsAt(base)).toMatchObject({ rejected: { unauthenticated: 1 } });
-      expect((await statsAt(base)).signaled).toBeGreaterThanOrEqual(1);
+      expect(receiver.output()).toContain(`Counters: ${stats}/a2a/push/stats`);
+      expect(await statsAt(stats)).toMatchObject({ rejected: { unauthenticated: 1 } });
+      expect((await statsAt(stats)).signaled).toBeGreaterThanOrEqual(1);
       expect(receiver.output()).toMatch(
         /webhook: refused POST \(401 unauthenticated\) for workflow "some-workflow" task "some-task"/,
       );

@@ -4,6 +4,7 @@ import { startDependencyCompatAgent, type RunningAgent } from '../../../agents/i
 import { a2aTemporalPlugin } from '../../../worker/plugin.js';
 import { answerUpdate, type DelegateResult } from '../../../contract/index.js';
 import { compatRequest, registryOf, startDelegate, waitForQuestion } from '../../helpers/delegations.js';
+import { historyText } from '../../helpers/history-text.js';
 import { uniqueTaskQueue, useTemporal } from '../../helpers/temporal.js';
 
 const temporal = useTemporal();
@@ -19,18 +20,6 @@ afterAll(async () => {
   delete process.env[tokenEnv];
   await agent?.close();
 });
-
-/** Everything in a history as text: the events as JSON plus every byte field (payloads) decoded. */
-function historyText(history: unknown): string {
-  const decoded: string[] = [];
-  const walk = (value: unknown): void => {
-    if (value instanceof Uint8Array) decoded.push(Buffer.from(value).toString('utf8'));
-    else if (Array.isArray(value)) value.forEach(walk);
-    else if (value && typeof value === 'object') Object.values(value).forEach(walk);
-  };
-  walk(history);
-  return `${JSON.stringify(history)}\n${decoded.join('\n')}`;
-}
 
 describe('agent credentials', () => {
   it('reach the agent on every request but never the workflow history', async () => {

@@ -29,6 +29,7 @@ async function start(notify?: PushNotifier, maxBodyBytes?: number): Promise<Rig>
     secret: SECRET,
     previousSecrets: [OLD_SECRET],
     maxBodyBytes,
+    statsPort: 0,
     notify:
       notify ??
       (async (workflowId, notice) => {
@@ -175,14 +176,63 @@ describe('the webhook receiver', () => {
     expect(receiver.stats()).toMatchObject({ gone: 1, failed: 1, signaled: 0 });
   });
 
-  it('serves its counters, and 404/405 elsewhere', async () => {
+  it('refuses a task id, message id or state longer than 256 characters, and signals nothing', async () => {
+    const { receiver, signals, logs } = await start();
+    const long = 'x'.repeat(257);
+    const withMessage = (messageId: string) => ({
+      statusUpdate: {
+        taskId: TASK,
+        status: {
+          state: 'TASK_STATE_INPUT_REQUIRED',
+          message: { messageId, role: 'ROLE_AGENT', parts: [{ text: 'q' }] },
+        },
+      },
+    });
+    const longTask = { statusUpdate: { taskId: long, status: { state: 'TASK_STATE_COMPLETED' } } };
+    const cases: Array<[string, Promise<Response>]> = [
+      ['a 1 MB message id', post(receiver, withMessage('m'.repeat(1_000_000)), bearer())],
+      ['a 257-character message id', post(receiver, withMessage(long), bearer())],
+      ['a 257-character task id', post(receiver, longTask, bearer(SECRET, WF, long), { workflowId: WF, taskId: long })],
+    ];
+    for (const [what, pending] of cases) {
+      const response = await pending;
+      expect(response.status, what).toBe(400);
+      expect(((await response.json()) as { error: { reason: string } }).error.reason, what).toBe('id-too-long');
+    }
+    expect(signals).toEqual([]);
+    expect(receiver.stats().rejected['id-too-long']).toBe(cases.length);
+    expect(logs.every((line) => line.length < 1_000)).toBe(true);
+    // 256 characters are fine.
+    expect((await post(receiver, withMessage('m'.repeat(256)), bearer())).status).toBe(200);
+    expect(signals).toHaveLength(1);
+  });
+
+  it('serves its counters only on the stats listener, and 404/405 elsewhere', async () => {
     const { receiver } = await start();
     expect((await fetch(`${receiver.url}/elsewhere`, { method: 'POST' })).status).toBe(404);
     const get = await fetch(pushUrl(receiver.url, WF, TASK));
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST');
-    const stats = await fetch(`${receiver.url}${STATS_PATH}`);
+    const onPublic = await fetch(`${receiver.url}${STATS_PATH}`);
+    expect(onPublic.status).toBe(404);
+    expect(await onPublic.text()).not.toContain('received');
+    expect(receiver.statsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(receiver.statsUrl).not.toBe(receiver.url);
+    const stats = await fetch(`${receiver.statsUrl}${STATS_PATH}`);
     expect(stats.status).toBe(200);
-    expect(await stats.json()).toMatchObject({ received: 1, rejected: { 'not-found': 1, 'method-not-allowed': 1 } });
+    expect(await stats.json()).toMatchObject({ received: 1, rejected: { 'not-found': 2, 'method-not-allowed': 1 } });
+    expect((await fetch(`${receiver.statsUrl}${STATS_PATH}`, { method: 'POST' })).status).toBe(405);
+    expect((await fetch(`${receiver.statsUrl}/a2a/push/wf/task`, { method: 'POST' })).status).toBe(404);
+  });
+
+  it('has no stats listener unless asked for one', async () => {
+    const quiet = { warn() {}, error() {} };
+    const receiver = await startWebhookReceiver({ secret: SECRET, notify: async () => 'delivered', logger: quiet });
+    try {
+      expect(receiver.statsUrl).toBeUndefined();
+      expect((await fetch(`${receiver.url}${STATS_PATH}`)).status).toBe(404);
+    } finally {
+      await receiver.close();
+    }
   });
 });

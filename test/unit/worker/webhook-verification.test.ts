@@ -120,7 +120,7 @@ describe('webhook settings', () => {
     );
   });
 
-  it('give the receiver its secret, rotated-out secrets and bind address; flags win', () => {
+  it('give the receiver its secret, rotated-out secrets, bind addresses and stats port; flags win', () => {
     const env = {
       A2A_WEBHOOK_SECRET: SECRET,
       A2A_WEBHOOK_PREVIOUS_SECRETS: ` ${SECRET.toUpperCase()} ,`,
@@ -132,7 +132,12 @@ describe('webhook settings', () => {
       host: '127.0.0.1',
       port: 9100,
       maxBodyBytes: 1024 * 1024,
+      statsHost: '127.0.0.1',
     });
+    expect(loadWebhookReceiverConfig({ ...env, A2A_WEBHOOK_STATS_PORT: '9001' }, { statsPort: 9101 })).toMatchObject({
+      statsPort: 9101,
+    });
+    expect(loadWebhookReceiverConfig({ ...env, A2A_WEBHOOK_STATS_PORT: '9001' })).toMatchObject({ statsPort: 9001 });
     expect(() => loadWebhookReceiverConfig({})).toThrow(/needs A2A_WEBHOOK_SECRET/);
   });
 });

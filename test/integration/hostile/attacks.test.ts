@@ -1,0 +1,40 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ATTACKS, EXECUTED_ATTACKS, PENDING_ATTACKS } from '../../hostile/attacks.js';
+import { useTemporal } from '../../helpers/temporal.js';
+import { expectContained, runAttack, startRig, type HostileRig } from './support.js';
+
+const temporal = useTemporal();
+let rig: HostileRig | undefined;
+/** Name → outcome → time to the end, printed once at the end for the record. */
+const measured: string[] = [];
+
+beforeAll(async () => {
+  rig = await startRig(
+    temporal,
+    EXECUTED_ATTACKS.map((name) => ATTACKS.get(name)!),
+  );
+});
+afterAll(async () => {
+  await rig?.close();
+  if (measured.length) console.info(`hostile attacks (name → outcome → time to the end):\n${measured.join('\n')}`);
+});
+
+describe('the hostile attack registry', () => {
+  it('runs every attack it lists, except the pending ones, which each name what they wait for', () => {
+    for (const name of ATTACKS.keys())
+      expect(EXECUTED_ATTACKS.includes(name) !== name in PENDING_ATTACKS, name).toBe(true);
+    for (const [name, why] of Object.entries(PENDING_ATTACKS)) {
+      expect(ATTACKS.has(name), `pending "${name}" is an attack`).toBe(true);
+      expect(why.length, name).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe('a delegation to a hostile agent', () => {
+  it.each(EXECUTED_ATTACKS)('contains %s', async (name) => {
+    const attack = ATTACKS.get(name)!;
+    const outcome = await runAttack(rig!, attack);
+    measured.push(`${name} → ${outcome.code} → ${(outcome.elapsedMs / 1000).toFixed(2)} s`);
+    await expectContained(rig!, attack, outcome);
+  });
+});

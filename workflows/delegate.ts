@@ -31,7 +31,7 @@ export async function delegate(input: DelegateInput): Promise<DelegateResult> {
   const notices = new PushNotices();
   handleDelegationMessages(state, notices); // handlers first: a question can be answered as soon as it is asked
 
-  const acts = delegationActivities(settings);
+  const acts = delegationActivities(settings, legacy);
   const deadline = new Deadline(input, settings);
   let ctx: ModeContext | undefined;
   let mode: TrackingMode | undefined;

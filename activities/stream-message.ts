@@ -70,9 +70,9 @@ export async function streamMessage(deps: ActivityDeps, input: StreamMessageInpu
           mayHaveSent = true;
           try {
             const end = await followStream(follower, opening);
-            if (end.kind === 'message') return end;
+            if (end.kind === 'message') return withinPayloadLimit(end, input.agent.name, 'its direct reply');
             const outcome = withReachability(end.outcome, reach);
-            return withinPayloadLimit({ kind: 'task' as const, ...outcome }, input.agent.name, view.task.id);
+            return withinPayloadLimit({ kind: 'task' as const, ...outcome }, input.agent.name, `task ${view.task.id}`);
           } catch (err) {
             // Before the task was named we cannot tell whether the agent got the message: look before sending again.
             if (view.task.id || !(isTransient(err) || err instanceof StreamEndedEarly)) throw err;

@@ -67,7 +67,7 @@ export async function trackTask(deps: ActivityDeps, input: TrackTaskInput): Prom
         // A subscription or a read never answers with a direct reply: that only ends a send.
         if (end.kind === 'message')
           throw new InvalidResponseError('The agent answered a subscription with a message.', {});
-        return withinPayloadLimit(withReachability(end.outcome, reach), input.agent.name, input.taskId);
+        return withinPayloadLimit(withReachability(end.outcome, reach), input.agent.name, `task ${input.taskId}`);
       } finally {
         heartbeats.stop();
       }

@@ -56,5 +56,5 @@ export {
   RELEASE_SERVICE,
   searchAttributeKeys,
 } from './search-attributes.js';
-export { durationMs, InvalidDurationError, optionalDurationMs } from './durations.js';
+export { durationMs, InvalidDurationError, InvalidSettingError, optionalDurationMs } from './durations.js';
 export { truncateBytes } from './text.js';

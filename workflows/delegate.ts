@@ -10,8 +10,8 @@ import type { TrackOutcome } from '../activities/index.js';
 import { delegationActivities } from './activity-proxies.js';
 import { waitForAnswer } from './answers.js';
 import { handleDelegationMessages } from './delegate-handlers.js';
-import { answerMessage, cancelRemoteTask, delegationFailure, firstMessage, isQuestion } from './delegate-outcomes.js';
-import { progressIn, resultOf, terminalFailure } from './delegate-outcomes.js';
+import { answerMessage, cancelRemoteTask, endAfterFailure, firstMessage, isQuestion } from './delegate-outcomes.js';
+import { resultOf, terminalFailure } from './delegate-outcomes.js';
 import { Deadline } from './deadline.js';
 import { DelegationState } from './delegation-state.js';
 import type { DelegateInput, DelegateResult, ResolvedAgent } from '../contract/delegation-types.js';
@@ -72,11 +72,7 @@ export async function delegate(input: DelegateInput): Promise<DelegateResult> {
       await cancelRemoteTask(state, ctx, mode, err);
       throw expired ?? err;
     }
-    const failure = delegationFailure(err, input);
-    state.keepProgress(progressIn(err));
-    await mode?.close();
-    state.failed(failure.message);
-    throw failure;
+    throw await endAfterFailure(state, ctx, mode, err, input);
   }
   state.completed();
   await wf.condition(wf.allHandlersFinished);

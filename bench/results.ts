@@ -2,6 +2,7 @@
 import type { Machine } from './machine.js';
 import type { HistoryShape } from './phases/history.js';
 import type { ParkedFigures } from './phases/parked.js';
+import type { HostilityFigures } from './phases/hostility.js';
 import type { ResumeFigures } from './phases/resume.js';
 import type { ThroughputResult } from './phases/throughput.js';
 import type { Summary } from './stats.js';
@@ -31,6 +32,8 @@ export interface BenchResults {
   parked_blocking_activity?: ParkedFigures;
   resume_after_kill_s?: number;
   resume_after_kill?: ResumeFigures;
+  /** 100 ordinary delegations beside 10 hostile agents on one worker; the largest attacks alone. */
+  hostility?: HostilityFigures;
   targets?: TargetResult[];
 }
 

@@ -8,7 +8,7 @@
  * asked on a terminal are answered with the README's own `answer`, `temporal workflow signal`,
  * `approve` and `reject` commands.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -182,6 +182,7 @@ const byProfile: ShellEnv = { TEMPORAL_ADDRESS: undefined, TEMPORAL_NAMESPACE: u
 const running: ShellProcess[] = [];
 afterAll(async () => {
   await Promise.all(running.map((p) => p.stop()));
+  for (const dir of [bin, scratch]) rmSync(dir, { recursive: true, force: true });
 });
 
 /** Starts a README command (placeholders filled) that runs until stopped or until it ends. */
@@ -259,7 +260,7 @@ describe('the README examples', () => {
 /** `npx a2a-temporal server`, on free ports chosen through the variables the other commands read. */
 async function serverStory(): Promise<void> {
   const [port, uiPort] = [await freePort(), await freePort()];
-  const dataDir = mkdtempSync(join(tmpdir(), 'a2a-readme-data-'));
+  const dataDir = join(scratch, 'data');
   const proc = start(EXAMPLES.server, {
     ...base,
     TEMPORAL_ADDRESS: `127.0.0.1:${port}`,

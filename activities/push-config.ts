@@ -59,7 +59,7 @@ export async function registerPushConfig(
   try {
     return await asActivity(agent.name, () =>
       whileHeartbeating(async () => {
-        const created = await clientFor(deps, agent).createPushConfig(
+        const created = await (await clientFor(deps, agent)).createPushConfig(
           {
             taskId,
             id: configId,
@@ -85,7 +85,7 @@ export async function deletePushConfig(
   return asActivity(agent.name, () =>
     whileHeartbeating(async () => {
       try {
-        await clientFor(deps, agent).deletePushConfig(
+        await (await clientFor(deps, agent)).deletePushConfig(
           { taskId, id: configId },
           { signal: Context.current().cancellationSignal },
         );

@@ -7,20 +7,20 @@ describe('AgentRegistry.locate by URL', () => {
     { TOKEN: 't0ken-value' },
   );
 
-  it('gives a URL the credential of the entry with the same URL, ignoring trailing slashes and the card path', () => {
+  it('gives a URL the entry (and so the credential) of the entry with the same URL, ignoring trailing slashes and the card path', () => {
     for (const url of [
       'http://agent.test/a2a',
       'http://agent.test/a2a///',
       'http://agent.test/a2a/.well-known/agent-card.json',
     ]) {
-      expect(registry.locate(url).auth?.()).toEqual({ headers: { authorization: 'Bearer t0ken-value' } });
+      expect(registry.locate(url).entry?.auth).toEqual({ type: 'bearer', tokenEnv: 'TOKEN' });
     }
-    expect(registry.locate('http://agent.test/other').auth).toBeUndefined();
+    expect(registry.locate('http://agent.test/other').entry).toBeUndefined();
   });
 
   it('compares a URL of 200,000 slashes in linear time (no backtracking regex)', () => {
     const hostile = `http://agent.test/${'/'.repeat(200_000)}x`;
-    expect(registry.locate(hostile).auth).toBeUndefined();
-    expect(registry.locate(`http://agent.test/a2a${'/'.repeat(200_000)}`).auth).toBeDefined();
+    expect(registry.locate(hostile).entry).toBeUndefined();
+    expect(registry.locate(`http://agent.test/a2a${'/'.repeat(200_000)}`).entry).toBeDefined();
   });
 });

@@ -1,0 +1,70 @@
+/**
+ * Signed agent cards (A2A 1.0 §8.4): each `signatures[]` entry is a detached JWS whose payload
+ * is the card without `signatures`, canonicalized with JCS (RFC 8785, the `canonicalize`
+ * package). Verified with `jose` against keys the operator configured (a JWKS or one public
+ * key); a `jku` in the signature's header is never followed, since the card's author would
+ * choose the key that verifies it.
+ */
+import canonicalizeModule from 'canonicalize';
+import { createLocalJWKSet, flattenedVerify, type FlattenedVerifyGetKey, type JSONWebKeySet } from 'jose';
+import type { KeyObject } from 'node:crypto';
+import { CardSignatureError, type ErrorContext } from './errors.js';
+
+// The package is CommonJS (`module.exports = serialize`): its default import is the function.
+const canonicalize = canonicalizeModule as unknown as (input: unknown) => string | undefined;
+
+/** A key to verify with: one public key, or a key set searched by the signature's `kid`/`alg`. */
+export type CardKey = KeyObject | { jwks: JSONWebKeySet };
+
+export type CardSignatureVerdict = 'verified' | 'unsigned';
+
+/** How many signatures are tried (a card may carry several, e.g. during a key rotation). */
+const MAX_SIGNATURES = 8;
+
+/**
+ * Verifies the card's signatures with `key`: one that verifies is enough. An unsigned card is
+ * `'unsigned'` (refused when `require` is set).
+ *
+ * @throws CardSignatureError (`A2A_CARD_NOT_SIGNED`, `A2A_CARD_SIGNATURE_INVALID`), not retryable.
+ */
+export async function verifyCardSignature(
+  raw: unknown,
+  key: CardKey,
+  options: ErrorContext & { require: boolean },
+): Promise<CardSignatureVerdict> {
+  const ctx: ErrorContext = { operation: options.operation ?? 'GetAgentCard' };
+  if (options.agentUrl !== undefined) ctx.agentUrl = options.agentUrl;
+  const record = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
+  const signatures = Array.isArray(record.signatures) ? record.signatures.slice(0, MAX_SIGNATURES) : [];
+  if (signatures.length === 0) {
+    if (options.require) throw new CardSignatureError({ ...ctx, problem: 'missing', why: 'no signatures' });
+    return 'unsigned';
+  }
+  const { signatures: _omitted, ...unsigned } = record;
+  const payload = Buffer.from(canonicalize(unsigned) ?? '', 'utf8').toString('base64url');
+  const verifier: KeyObject | FlattenedVerifyGetKey = 'jwks' in key ? createLocalJWKSet(key.jwks) : key;
+  let last = 'no signature could be read';
+  for (const signature of signatures) {
+    const sig = signature as { protected?: unknown; signature?: unknown; header?: unknown };
+    if (typeof sig.protected !== 'string' || typeof sig.signature !== 'string') continue;
+    try {
+      await flattenedVerify(
+        {
+          protected: sig.protected,
+          signature: sig.signature,
+          payload,
+          ...(isRecord(sig.header) ? { header: sig.header } : {}),
+        },
+        verifier as FlattenedVerifyGetKey,
+      );
+      return 'verified';
+    } catch (err) {
+      last = (err as { code?: string }).code ?? 'verification failed';
+    }
+  }
+  throw new CardSignatureError({ ...ctx, problem: 'invalid', why: last });
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -51,8 +51,6 @@ export interface FetchAgentCardOptions {
   limits?: Partial<A2ALimits>;
   /** Where the request may go and whether it carries `auth`; see {@link OutboundPolicy}. */
   policy?: OutboundPolicy;
-  /** Checks the card as served (e.g. its signature, {@link verifyCardSignature}) before it is parsed; throw to refuse it. */
-  verify?: (raw: unknown, context: ErrorContext) => Promise<void>;
 }
 
 /** A base URL gets `/.well-known/agent-card.json` appended; a URL ending in `.json` is used as is. */
@@ -91,9 +89,7 @@ export async function fetchAgentCard(
   }
   if (res.status < 200 || res.status >= 300) throw errorFromHttpResponse(res.status, res.headers, res.text, res.scope);
   const ctx: ParseContext = { ...context, what: 'agent card', secrets: http.secrets, limits: http.limits };
-  const raw = parseJsonText(res.text, ctx);
-  await options.verify?.(raw, context);
-  const fetched: FetchedAgentCard = { card: parseAgentCard(raw, ctx), cardUrl };
+  const fetched: FetchedAgentCard = { card: parseAgentCard(parseJsonText(res.text, ctx), ctx), cardUrl };
   const etag = headerValue(res.headers, 'etag');
   const lastModified = headerValue(res.headers, 'last-modified');
   if (etag) fetched.etag = etag;

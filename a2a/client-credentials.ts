@@ -49,7 +49,15 @@ const DEFAULT_LIFETIME_S = 300;
 const DISCOVERY_SUFFIX = '/.well-known/openid-configuration';
 
 /** OAuth errors that mean "this client may not get a token": retrying will not change that. */
-const CLIENT_ERRORS = new Set(['invalid_client', 'unauthorized_client', 'invalid_grant', 'invalid_scope', 'invalid_request', 'access_denied', 'unsupported_grant_type']);
+const CLIENT_ERRORS = new Set([
+  'invalid_client',
+  'unauthorized_client',
+  'invalid_grant',
+  'invalid_scope',
+  'invalid_request',
+  'access_denied',
+  'unsupported_grant_type',
+]);
 
 /** A client-credentials token source; {@link resolver} is what the A2A client takes. */
 export class ClientCredentialsTokens {
@@ -164,7 +172,8 @@ export class ClientCredentialsTokens {
 
   /** oauth4webapi's request options: our fetch, plain http where the policy allowed it, the timeout. */
   private requestOptions(url: string): object {
-    const insecure = url.startsWith('http:') && (isLoopbackHost(new URL(url).hostname) || this.options.policy !== undefined);
+    const insecure =
+      url.startsWith('http:') && (isLoopbackHost(new URL(url).hostname) || this.options.policy !== undefined);
     return {
       [oauth.customFetch]: (target: string, init: FetchInit) => this.boundedFetch(target, init),
       ...(insecure ? { [oauth.allowInsecureRequests]: true } : {}),
@@ -201,6 +210,16 @@ export class ClientCredentialsTokens {
     const secrets = [...this.secrets];
     const scrub = (text: string) => scrubSecrets(text, secrets).slice(0, 200);
     const at = agentUrl !== undefined ? { agentUrl } : {};
+    if (err instanceof oauth.WWWAuthenticateChallengeError) {
+      // A 401 with a challenge: the client's authentication was refused (RFC 6749 §5.2 invalid_client).
+      const error = err.cause[0]?.parameters.error ?? 'invalid_client';
+      return new TokenRequestError({
+        ...at,
+        why: `the authorization server answered HTTP ${err.status} ${scrub(error)}`,
+        oauthError: scrub(error),
+        retryable: err.status >= 500,
+      });
+    }
     if (err instanceof oauth.ResponseBodyError) {
       const description = err.error_description ? ` (${scrub(err.error_description)})` : '';
       return new TokenRequestError({

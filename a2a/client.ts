@@ -77,4 +77,3 @@ export function createA2AClient(target: A2AClientTarget, options: A2AClientOptio
   });
   return Object.assign(transport, { card: target.card, endpoint });
 }
-

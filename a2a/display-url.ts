@@ -32,4 +32,3 @@ function isScheme(text: string): boolean {
   }
   return text.length > 0;
 }
-

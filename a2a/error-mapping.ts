@@ -309,7 +309,8 @@ export function errorFromNetwork(
   const cause = safeCause(error, scope.secrets ?? []);
   if (TIMEOUT_CODES.has(code)) return new TransportTimeoutError({ ...ctx, cause });
   const tls = tlsFailure(code);
-  if (tls) return new TlsHandshakeError({ ...ctx, systemCode: clip(code, 60), clientCertificate: tls === 'client', cause });
+  if (tls)
+    return new TlsHandshakeError({ ...ctx, systemCode: clip(code, 60), clientCertificate: tls === 'client', cause });
   return new ConnectionError({
     ...ctx,
     systemCode: clip(code, 60),

@@ -454,7 +454,11 @@ export class CardSignatureError extends A2AError {
       init.problem === 'missing'
         ? `The agent card${at} is not signed, and its agents-file entry sets "requireSignedCard": true, so it was refused; ask the agent's operators to sign it (A2A §8.4).`
         : `The agent card${at} carries a signature that does not verify (${clip(init.why, 200)}), so it was refused; check the key configured for the agent ("cardSigning") or ask its operators.`;
-    super(message, { ...init, code: init.problem === 'missing' ? 'CARD_NOT_SIGNED' : 'CARD_SIGNATURE_INVALID', retryable: false });
+    super(message, {
+      ...init,
+      code: init.problem === 'missing' ? 'CARD_NOT_SIGNED' : 'CARD_SIGNATURE_INVALID',
+      retryable: false,
+    });
     keep(this, { problem: init.problem });
   }
 }
@@ -466,11 +470,14 @@ export class TokenRequestError extends A2AError {
     const advice = init.retryable
       ? 'retry later'
       : 'check the client id and secret configured for this agent, and whether the client is still registered';
-    super(`The token request${init.agentUrl ? ` to ${init.agentUrl}` : ''} failed: ${clip(init.why, 300)}; ${advice}.`, {
-      ...init,
-      code: 'TOKEN_REQUEST_FAILED',
-      retryable: init.retryable,
-    });
+    super(
+      `The token request${init.agentUrl ? ` to ${init.agentUrl}` : ''} failed: ${clip(init.why, 300)}; ${advice}.`,
+      {
+        ...init,
+        code: 'TOKEN_REQUEST_FAILED',
+        retryable: init.retryable,
+      },
+    );
     keep(this, { oauthError: init.oauthError });
   }
 }
@@ -480,8 +487,8 @@ export class TlsHandshakeError extends A2AError {
   declare readonly systemCode: string;
   constructor(init: ErrorContext & { systemCode: string; clientCertificate: boolean; cause?: unknown }) {
     const why = init.clientCertificate
-      ? 'the agent did not accept our client certificate for mutual TLS (none was configured, or not one it trusts); configure "mtls" with the right certificate and key on its agents-file entry'
-      : 'the agent\'s certificate is not trusted; add its CA with "mtls.ca" on the agents-file entry (verification is never switched off)';
+      ? 'the agent requires a client certificate for mutual TLS and did not accept ours (none was configured, or not one it trusts); set "tls.certFile" and "tls.keyFile" on its agents-file entry'
+      : 'the agent\'s certificate is not trusted; set its CA bundle with "tls.caFile" on the agents-file entry (verification is never switched off)';
     super(`${where(init)} failed in the TLS handshake (${clip(init.systemCode, 60)}): ${why}.`, {
       ...init,
       code: 'TLS_HANDSHAKE_FAILED',

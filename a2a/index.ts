@@ -82,6 +82,7 @@ export {
   OutboundPolicy,
   addressRange,
   isLoopbackHost,
+  originOf,
   publicAddressLookup,
   type OutboundPolicyOptions,
 } from './outbound-policy.js';
@@ -95,3 +96,4 @@ export {
   type RequirementVerdict,
 } from './security-requirements.js';
 export { displayUrl } from './display-url.js';
+export { mutualTlsConnector } from './mtls-connector.js';

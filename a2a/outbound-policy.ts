@@ -121,7 +121,6 @@ export class OutboundPolicy {
       throw refuse(`an agent named by URL may not reach a ${range} address${via}${allow}`);
     }
   }
-
 }
 
 /** The range name when `address` is one an agent named by URL may not reach. */
@@ -133,7 +132,7 @@ function refusedRange(address: string, allowPrivate: boolean): string | undefine
 }
 
 /** `scheme://host:port` of a URL (or the text itself when it is none). */
-function originOf(url: string): string {
+export function originOf(url: string): string {
   try {
     return new URL(url).origin;
   } catch {

@@ -30,8 +30,7 @@ export interface ChosenRequirement {
 }
 
 export type RequirementVerdict =
-  | { ok: true; chosen?: ChosenRequirement }
-  | { ok: false; required: string; provided: string };
+  { ok: true; chosen?: ChosenRequirement } | { ok: false; required: string; provided: string };
 
 /** How many alternatives are looked at (a card is at most 1 MiB, but nobody needs more). */
 const MAX_ALTERNATIVES = 32;
@@ -53,9 +52,11 @@ export function meetRequirements(card: AgentCard, held: HeldCredentials, provide
       const scheme = schemes[name];
       const flow = scheme?.oauth2SecurityScheme?.flows.clientCredentials;
       if (flow?.tokenUrl) chosen.tokenUrl = flow.tokenUrl;
-      if (scheme?.openIdConnectSecurityScheme) chosen.openIdConnectUrl = scheme.openIdConnectSecurityScheme.openIdConnectUrl;
+      if (scheme?.openIdConnectSecurityScheme)
+        chosen.openIdConnectUrl = scheme.openIdConnectSecurityScheme.openIdConnectUrl;
       const scopes = requirement.schemes[name]?.list ?? [];
-      if ((scheme?.oauth2SecurityScheme || scheme?.openIdConnectSecurityScheme) && scopes.length) chosen.scopes = scopes;
+      if ((scheme?.oauth2SecurityScheme || scheme?.openIdConnectSecurityScheme) && scopes.length)
+        chosen.scopes = scopes;
     }
     return { ok: true, chosen };
   }
@@ -97,7 +98,8 @@ export function describeScheme(name: string, scheme: SecurityScheme | undefined)
     const { name: key, location } = scheme.apiKeySecurityScheme;
     return `scheme ${label} (API key ${key.slice(0, 60)} in ${location.slice(0, 10)})`;
   }
-  if (scheme.httpAuthSecurityScheme) return `scheme ${label} (HTTP ${scheme.httpAuthSecurityScheme.scheme.slice(0, 20)})`;
+  if (scheme.httpAuthSecurityScheme)
+    return `scheme ${label} (HTTP ${scheme.httpAuthSecurityScheme.scheme.slice(0, 20)})`;
   if (scheme.oauth2SecurityScheme) {
     const flows = Object.keys(scheme.oauth2SecurityScheme.flows);
     return `scheme ${label} (OAuth 2.0${flows.length ? ` ${flows.join('/')}` : ''})`;

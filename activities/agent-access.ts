@@ -13,17 +13,19 @@ import {
   CardSignatureError,
   ClientCredentialsTokens,
   displayUrl,
+  mutualTlsConnector,
   apiKeyAuth,
   bearerAuth,
   verifyCardSignature,
   type A2ALimits,
+  type AgentCard,
   type AuthResolver,
   type CardKey,
   type ErrorContext,
   type HeldCredentials,
 } from '../a2a/index.js';
 import type { EndpointSecurity } from '../contract/delegation-types.js';
-import { CredentialMissingError, type AgentEntry, type AgentLocation, type MtlsConfig } from './agent-registry.js';
+import { CredentialMissingError, type AgentEntry, type AgentLocation, type TlsConfig } from './agent-registry.js';
 import { readSecret } from './secret-source.js';
 
 /** A JWKS: a list of keys (jose checks each key when it uses it). */
@@ -76,7 +78,7 @@ export class AgentAccess {
       held.oauth2 = true;
       words.push('OAuth 2.0 client credentials');
     }
-    if (entry?.mtls) {
+    if (entry?.tls && (entry.tls.certEnv || entry.tls.certFile)) {
       held.mtls = true;
       words.push('a client certificate (mutual TLS)');
     }
@@ -95,8 +97,8 @@ export class AgentAccess {
     const entry = location.entry;
     const connection: AgentConnection = {};
     connection.dispatcher = entry
-      ? entry.mtls
-        ? await this.tlsPool(location.name, entry.mtls)
+      ? entry.tls
+        ? await this.tlsPool(location.name, entry.tls)
         : this.options.dispatcher
       : (this.options.publicDispatcher ?? this.options.dispatcher);
     if (security) connection.authScheme = security.description;
@@ -109,8 +111,15 @@ export class AgentAccess {
     const env = this.options.env;
     connection.auth = async () => {
       if (auth.type === 'bearer')
-        return bearerAuth(await readSecret({ env: auth.tokenEnv, file: auth.tokenFile }, env, 'bearer token', location.name))();
-      const value = await readSecret({ env: auth.valueEnv, file: auth.valueFile }, env, `API key ${auth.name}`, location.name);
+        return bearerAuth(
+          await readSecret({ env: auth.tokenEnv, file: auth.tokenFile }, env, 'bearer token', location.name),
+        )();
+      const value = await readSecret(
+        { env: auth.valueEnv, file: auth.valueFile },
+        env,
+        `API key ${auth.name}`,
+        location.name,
+      );
       return apiKeyAuth(auth.name, value, auth.location)();
     };
     return connection;
@@ -167,24 +176,28 @@ export class AgentAccess {
   }
 
   /**
-   * A pool presenting the entry's client certificate, verifying the agent's against `ca` (or the
-   * system's roots). The PEMs are read on every call; a changed one (rotation) makes a new pool.
+   * A pool presenting the entry's client certificate (mutual TLS), verifying the agent's against
+   * its CA bundle (or the system's roots). The PEMs are read on every call; a changed one
+   * (rotation) makes a new pool.
    */
-  private async tlsPool(name: string, mtls: MtlsConfig): Promise<Agent> {
+  private async tlsPool(name: string, tls: TlsConfig): Promise<Agent> {
     const env = this.options.env;
-    const cert = await readSecret({ env: mtls.certEnv, file: mtls.certFile }, env, 'client certificate (PEM)', name);
-    const key = await readSecret({ env: mtls.keyEnv, file: mtls.keyFile }, env, 'client private key (PEM)', name);
-    const ca =
-      mtls.caEnv || mtls.caFile
-        ? await readSecret({ env: mtls.caEnv, file: mtls.caFile }, env, 'CA bundle (PEM)', name)
-        : undefined;
+    const pem = async (e: string | undefined, file: string | undefined, what: string) =>
+      e || file ? readSecret({ env: e, file }, env, what, name) : undefined;
+    const cert = await pem(tls.certEnv, tls.certFile, 'client certificate for mutual TLS (PEM)');
+    const key = await pem(tls.keyEnv, tls.keyFile, 'client private key for mutual TLS (PEM)');
+    const ca = await pem(tls.caEnv, tls.caFile, 'CA bundle (PEM)');
     const fingerprint = createHash('sha256')
-      .update(JSON.stringify([cert, key, ca ?? '']))
+      .update(JSON.stringify([cert ?? '', key ?? '', ca ?? '']))
       .digest('hex');
     const pooled = this.tlsPools.get(name);
     if (pooled?.fingerprint === fingerprint) return pooled.agent;
     // Certificate verification stays on: there is deliberately no setting for rejectUnauthorized.
-    const agent = defaultDispatcher({ cert, key, ...(ca ? { ca } : {}) });
+    // Entries with TLS settings are private agents, where mutual TLS is the rule: every such pool
+    // gets the connector that turns a refused (or missing) client certificate into a clear failure.
+    const agent = defaultDispatcher(
+      mutualTlsConnector({ ...(cert && key ? { cert, key } : {}), ...(ca ? { ca } : {}) }),
+    );
     this.tlsPools.set(name, { fingerprint, agent });
     if (pooled) void pooled.agent.close().catch(() => {});
     return agent;
@@ -194,13 +207,13 @@ export class AgentAccess {
    * The card check the entry asks for: its signature verified with the configured key (a
    * JWKS read through the agent's policy, kept 5 minutes), required when `requireSignedCard`.
    */
-  cardVerifier(location: AgentLocation): ((raw: unknown, context: ErrorContext) => Promise<void>) | undefined {
+  cardVerifier(location: AgentLocation): ((card: AgentCard, context: ErrorContext) => Promise<void>) | undefined {
     const entry = location.entry;
     if (!entry?.cardSigning) return undefined;
     const signing = entry.cardSigning;
-    return async (raw, context) => {
+    return async (card, context) => {
       const keys = await this.cardKeys(location, signing);
-      await verifyCardSignature(raw, keys, { ...context, require: entry.requireSignedCard });
+      await verifyCardSignature(card, keys, { ...context, require: entry.requireSignedCard });
     };
   }
 
@@ -225,7 +238,13 @@ export class AgentAccess {
     });
     const context = { operation: 'GetCardSigningKeys', agentUrl: displayUrl(signing.jwksUrl) };
     const res = await http.unary(
-      { method: 'GET', url: signing.jwksUrl, headers: { accept: 'application/json' }, context, bodyLimit: 'maxCardBytes' },
+      {
+        method: 'GET',
+        url: signing.jwksUrl,
+        headers: { accept: 'application/json' },
+        context,
+        bodyLimit: 'maxCardBytes',
+      },
       this.options.timeoutMs,
     );
     const refuse = (why: string) => new CardSignatureError({ ...context, problem: 'invalid', why });

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { OutboundPolicy, OutboundRefusedError } from '../a2a/index.js';
+import { OutboundPolicy, OutboundRefusedError, originOf } from '../a2a/index.js';
 
 /** A secret held by an environment variable (`…Env`) or a file (`…File`, re-read on every use): exactly one. */
 function secretRef<E extends string, F extends string>(env: E, file: F) {
@@ -58,16 +58,29 @@ const OAuth2AuthSchema = z
 
 const AgentAuthSchema = z.union([BearerAuthSchema, ApiKeyAuthSchema, OAuth2AuthSchema]);
 
-/** Mutual TLS: our client certificate and key, and the CA that signed the agent's certificate (optional). */
-const MtlsSchema = z
+const atMostOne = (a: string, b: string) => (v: Record<string, unknown>) => !(v[a] && v[b]);
+
+/**
+ * TLS to the agent: our client certificate and key for mutual TLS (both or neither), and the CA
+ * bundle that signed the agent's certificate (instead of the system's roots). Verification of
+ * the agent's certificate is always on.
+ */
+const TlsSchema = z
   .object({
     ...secretRef('certEnv', 'certFile'),
     ...secretRef('keyEnv', 'keyFile'),
     ...secretRef('caEnv', 'caFile'),
   })
-  .refine(exactlyOne(['certEnv', 'certFile']), oneOf('certEnv', 'certFile'))
-  .refine(exactlyOne(['keyEnv', 'keyFile']), oneOf('keyEnv', 'keyFile'))
-  .refine((v) => !(v.caEnv && v.caFile), { error: 'set at most one of caEnv and caFile', path: ['caEnv'] });
+  .refine(atMostOne('certEnv', 'certFile'), { error: 'set at most one of certEnv and certFile', path: ['certEnv'] })
+  .refine(atMostOne('keyEnv', 'keyFile'), { error: 'set at most one of keyEnv and keyFile', path: ['keyEnv'] })
+  .refine(atMostOne('caEnv', 'caFile'), { error: 'set at most one of caEnv and caFile', path: ['caEnv'] })
+  .refine((v) => Boolean(v.certEnv || v.certFile) === Boolean(v.keyEnv || v.keyFile), {
+    error: 'a client certificate needs its key, and a key its certificate',
+    path: ['keyFile'],
+  })
+  .refine((v) => Boolean(v.certEnv || v.certFile || v.caEnv || v.caFile), {
+    error: 'set a client certificate and key (mutual TLS), a CA bundle, or both',
+  });
 
 /** Keys that sign the agent's card: a JWKS URL, or one public key (PEM or JWK JSON) from a file or variable. */
 const CardSigningSchema = z
@@ -84,7 +97,7 @@ const AgentEntrySchema = z
     url: z.url({ protocol: /^https?$/ }),
     description: z.string().optional(),
     auth: AgentAuthSchema.optional(),
-    mtls: MtlsSchema.optional(),
+    tls: TlsSchema.optional(),
     /** More origins the card may name interfaces on (and credentials may go to). */
     allowOrigins: z.array(origin).default([]),
     /** Plain http to a host that is not loopback. */
@@ -103,7 +116,7 @@ export const AgentsFileSchema = z.object({ agents: z.record(z.string().min(1), A
 export type AgentsFile = z.input<typeof AgentsFileSchema>;
 export type AgentEntry = z.output<typeof AgentEntrySchema>;
 export type AgentAuth = z.output<typeof AgentAuthSchema>;
-export type MtlsConfig = z.output<typeof MtlsSchema>;
+export type TlsConfig = z.output<typeof TlsSchema>;
 export type CardSigningConfig = z.output<typeof CardSigningSchema>;
 
 /** Thrown when a name is not in the agents file; the message lists the names it has. */
@@ -230,14 +243,6 @@ export function loadAgentRegistry(
     );
   }
   return new AgentRegistry(parsed.data, env, absolute, settings);
-}
-
-function originOf(url: string): string {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return url;
-  }
 }
 
 function sameUrl(a: string, b: string): boolean {

@@ -24,10 +24,10 @@ export class AgentCardCache {
     } = {},
   ) {}
 
-  /** The card at `url`; `request` may bring the agent's own dispatcher (TLS), policy and signature check. */
+  /** The card at `url`; `request` may bring the agent's own dispatcher (TLS) and outbound policy. */
   async get(
     url: string,
-    request: Pick<FetchAgentCardOptions, 'signal' | 'auth' | 'timeoutMs' | 'dispatcher' | 'policy' | 'verify'>,
+    request: Pick<FetchAgentCardOptions, 'signal' | 'auth' | 'timeoutMs' | 'dispatcher' | 'policy'>,
   ): Promise<FetchedAgentCard> {
     const now = this.options.now ?? Date.now;
     const cached = this.entries.get(url);

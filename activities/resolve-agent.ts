@@ -34,14 +34,15 @@ export async function resolveAgent(deps: ActivityDeps, { agent }: ResolveAgentIn
     const location = deps.registry.locate(agent);
     await location.policy.check(location.url, { operation: 'GetAgentCard' });
     const connection = await deps.access.connection(location, 'card');
-    const verify = deps.access.cardVerifier(location);
     const fetched = await deps.cards.get(agentCardUrl(location.url), {
       signal,
       timeoutMs: deps.requestTimeoutMs,
       policy: location.policy,
       ...connection,
-      ...(verify ? { verify } : {}),
     });
+    // Checked on every resolve, cached card or not: entries sharing a URL may ask for different keys.
+    const verify = deps.access.cardVerifier(location);
+    await verify?.(fetched.card, { operation: 'GetAgentCard', agentUrl: displayUrl(fetched.cardUrl) });
     let card = fetched.card;
     let endpoint = await choose(deps, location, card, fetched.cardUrl);
     if (card.capabilities.extendedAgentCard && location.entry?.auth) {

@@ -173,7 +173,10 @@ async function statusOutputs(rig: HostileRig, workflowId: string) {
  * Runs the CLI in this process (the same `runCli` the `a2a-temporal` binary calls; a process per
  * call would cost seconds of CPU each) and returns everything it printed, stdout and stderr.
  */
-export async function cliOutput(rig: HostileRig, args: string[]): Promise<{ args: string[]; output: string }> {
+export async function cliOutput(
+  rig: Pick<HostileRig, 'temporal'>,
+  args: string[],
+): Promise<{ args: string[]; output: string }> {
   const server = rig.temporal.server;
   let output = '';
   const capture = (...parts: unknown[]) => void (output += `${format(...parts)}\n`);

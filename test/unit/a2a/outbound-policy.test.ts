@@ -1,4 +1,6 @@
-import { MockAgent } from 'undici';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Agent, MockAgent } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { HttpClient } from '../../../a2a/http.js';
 import {
@@ -7,6 +9,7 @@ import {
   OutboundRefusedError,
   bearerAuth,
   isLoopbackHost,
+  publicAddressLookup,
 } from '../../../a2a/index.js';
 
 /** A resolver that answers from a table (no DNS is asked). */
@@ -157,5 +160,27 @@ describe('isLoopbackHost', () => {
       expect(isLoopbackHost(host), host).toBe(true);
     for (const host of ['localhost.example.com', '10.0.0.1', 'example.com', '[::2]'])
       expect(isLoopbackHost(host), host).toBe(false);
+  });
+});
+
+describe('publicAddressLookup', () => {
+  it('refuses, at connect time, a host that resolves to a refused address (what DNS rebinding would exploit)', async () => {
+    const server = createServer((_req, res) => res.end('should not be reached'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    const pool = new Agent({ connect: { lookup: publicAddressLookup(true) } });
+    const http = new HttpClient({ dispatcher: pool }); // no policy: only the pool's own lookup stands in the way
+    try {
+      const err = await http
+        .unary({ method: 'GET', url: `http://localhost:${port}/`, headers: {}, context: { operation: 'GetAgentCard' } })
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(OutboundRefusedError);
+      expect((err as Error).message).toMatch(
+        /may not reach a loopback address \(localhost resolves to (127\.0\.0\.1|::1)\)/,
+      );
+    } finally {
+      await pool.close();
+      server.close();
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { OutboundRefusedError } from '../../../a2a/index.js';
 import { AgentRegistry } from '../../../activities/agent-registry.js';
 
 describe('AgentRegistry.locate by URL', () => {
@@ -22,5 +23,27 @@ describe('AgentRegistry.locate by URL', () => {
     const hostile = `http://agent.test/${'/'.repeat(200_000)}x`;
     expect(registry.locate(hostile).entry).toBeUndefined();
     expect(registry.locate(`http://agent.test/a2a${'/'.repeat(200_000)}`).entry).toBeDefined();
+  });
+});
+
+describe('AgentRegistry.locate with agents by URL turned off', () => {
+  const registry = new AgentRegistry({ agents: { compat: { url: 'http://agent.test/a2a' } } }, {}, 'agents.json', {
+    agentsByUrl: false,
+  });
+
+  it("refuses a stranger's URL non-retryably, but still takes the URL of an entry", () => {
+    expect(() => registry.locate('https://agents.example.com/')).toThrow(OutboundRefusedError);
+    expect(() => registry.locate('https://agents.example.com/')).toThrow(/A2A_AGENTS_BY_URL=false/);
+    expect(registry.locate('http://agent.test/a2a/').entry?.url).toBe('http://agent.test/a2a');
+  });
+
+  it('trusts entries with loopback, and checks strangers named by URL for their addresses', async () => {
+    const open = new AgentRegistry({ agents: { local: { url: 'http://127.0.0.1:4000' } } }, {});
+    await expect(open.locate('local').policy.check('http://127.0.0.1:4000/a2a')).resolves.toEqual({
+      credentials: true,
+    });
+    await expect(open.locate('http://127.0.0.1:4001').policy.check('http://127.0.0.1:4001/')).rejects.toThrow(
+      'may not reach a loopback address',
+    );
   });
 });

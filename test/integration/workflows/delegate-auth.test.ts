@@ -259,11 +259,7 @@ describe('OAuth 2.0 client credentials', () => {
 });
 
 describe('mutual TLS', () => {
-  it('completes with the right client certificate', async () => {
-    const run = await delegate('mtls-right');
-    expect(run.type, run.message).toBe('COMPLETED');
-  });
-
+  // Before any delegation with the right certificate has cached the card: the card fetch itself fails.
   it('fails without a client certificate, in the handshake, with a sentence naming mutual TLS', async () => {
     const run = await delegate('mtls-none');
     expect(run.type).toBe('A2A_TLS_HANDSHAKE_FAILED');
@@ -276,6 +272,18 @@ describe('mutual TLS', () => {
     expect(run.type).toBe('A2A_TLS_HANDSHAKE_FAILED');
     expect(run.message).toMatch(/client certificate for mutual TLS/);
     expect(run.elapsedMs).toBeLessThan(10_000);
+  });
+  it('completes with the right client certificate', async () => {
+    const run = await delegate('mtls-right');
+    expect(run.type, run.message).toBe('COMPLETED');
+  });
+
+  it('fails without a client certificate once the card is known, naming the mutual TLS the card requires', async () => {
+    // The worker may serve the card from its cache (then the card's requirement refuses the entry)
+    // or fetch it again (then the handshake does): either way, before any A2A call, naming mutual TLS.
+    const run = await delegate('mtls-none');
+    expect(run.type).toMatch(/^A2A_(SECURITY_REQUIREMENTS_UNMET|TLS_HANDSHAKE_FAILED)$/);
+    expect(run.message).toMatch(/mutual TLS/);
   });
 });
 

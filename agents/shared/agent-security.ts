@@ -46,7 +46,9 @@ export function requireAccessToken(oauth: NonNullable<AgentSecurityOptions['oaut
         .set('WWW-Authenticate', `Bearer error="${error}"`)
         .json({ error: { code: 401, status: 'UNAUTHENTICATED', message: 'A valid access token is required.' } });
     if (!token) return void refuse('invalid_request');
-    jwtVerify(token, keys, { issuer: oauth.issuer, ...(oauth.audience ? { audience: oauth.audience } : {}) }).then(
+    // A second of clock tolerance, as resource servers usually allow: `exp` counts whole seconds.
+    const checks = { issuer: oauth.issuer, clockTolerance: 1, ...(oauth.audience ? { audience: oauth.audience } : {}) };
+    jwtVerify(token, keys, checks).then(
       () => next(),
       () => refuse('invalid_token'),
     );

@@ -1,6 +1,8 @@
 import { Context } from '@temporalio/activity';
 import {
+  ExtendedAgentCardNotConfiguredError,
   SecurityRequirementsUnmetError,
+  UnsupportedOperationError,
   agentCardUrl,
   displayUrl,
   meetRequirements,
@@ -48,8 +50,15 @@ export async function resolveAgent(deps: ActivityDeps, { agent }: ResolveAgentIn
     if (card.capabilities.extendedAgentCard && location.entry?.auth) {
       // §8.3: an authenticated client uses the extended card in place of the public one.
       const client = await clientFor(deps, { name: agent, endpoint });
-      card = await client.getExtendedAgentCard({ signal });
-      endpoint = await choose(deps, location, card, fetched.cardUrl);
+      const extended = await client.getExtendedAgentCard({ signal }).catch((err: unknown) => {
+        // The agent says it has none after all: the public card stands. Anything else (a refusal) fails.
+        if (err instanceof ExtendedAgentCardNotConfiguredError || err instanceof UnsupportedOperationError) return card;
+        throw err;
+      });
+      if (extended !== card) {
+        card = extended;
+        endpoint = await choose(deps, location, card, fetched.cardUrl);
+      }
     }
     const autoMode =
       card.capabilities.pushNotifications && deps.webhook ? 'push' : card.capabilities.streaming ? 'stream' : 'poll';

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { OutboundRefusedError } from '../../../a2a/index.js';
-import { AgentRegistry } from '../../../activities/agent-registry.js';
+import { join } from 'node:path';
+import { AgentRegistry, loadAgentRegistry } from '../../../activities/agent-registry.js';
+import { packageRoot } from '../../../platform/paths.js';
 
 describe('AgentRegistry.locate by URL', () => {
   const registry = new AgentRegistry(
@@ -46,4 +48,17 @@ describe('AgentRegistry.locate with agents by URL turned off', () => {
       'may not reach a loopback address',
     );
   });
+});
+
+describe('the agents files shipped', () => {
+  it.each(['agents.json', 'deploy/agents.compose.json'])(
+    '%s is valid and its agents pass the outbound policy',
+    async (file) => {
+      const registry = loadAgentRegistry(join(packageRoot, file), {});
+      for (const name of registry.names()) {
+        const { url, policy } = registry.locate(name);
+        await expect(policy.check(url), `${file}: ${name}`).resolves.toEqual({ credentials: true });
+      }
+    },
+  );
 });

@@ -25,13 +25,22 @@ function bigCard(bytes: number) {
 let mock: MockAgent;
 afterEach(async () => mock?.close());
 
-async function resolve(card: unknown, file: AgentsFile, env: NodeJS.ProcessEnv = {}, agent = 'big') {
+async function resolve(
+  card: unknown,
+  file: AgentsFile,
+  env: NodeJS.ProcessEnv = {},
+  agent = 'big',
+  extended?: { status: number; body: unknown },
+) {
   mock = new MockAgent();
   mock.disableNetConnect();
-  mock
-    .get(ORIGIN)
-    .intercept({ path: '/.well-known/agent-card.json' })
-    .reply(200, JSON.stringify(card), { headers: { 'content-type': 'application/json' } });
+  const json = { headers: { 'content-type': 'application/json' } };
+  mock.get(ORIGIN).intercept({ path: '/.well-known/agent-card.json' }).reply(200, JSON.stringify(card), json);
+  if (extended)
+    mock
+      .get(ORIGIN)
+      .intercept({ path: '/a2a/rest/extendedAgentCard' })
+      .reply(extended.status, JSON.stringify(extended.body), json);
   const activities = createActivities({
     registry: new AgentRegistry(file, env),
     dispatcher: mock,
@@ -74,5 +83,41 @@ describe('resolveAgent', () => {
     expect((err as Error).message).toContain(
       'requires scheme "key" (API key X-API-Key in header), but the agents file provides no credentials',
     );
+  });
+});
+
+describe('resolveAgent with an extended card', () => {
+  const withExtended = { ...bigCard(1000), capabilities: { extendedAgentCard: true } };
+  const file: AgentsFile = {
+    agents: { big: { url: ORIGIN, auth: { type: 'apiKey', name: 'X-API-Key', valueEnv: 'KEY' } } },
+  };
+
+  it('uses the extended card in place of the public one', async () => {
+    const extended = { ...withExtended, name: 'Big Agent (for members)', capabilities: { streaming: true } };
+    const resolved = await resolve(withExtended, file, { KEY: 'key-value-1' }, 'big', { status: 200, body: extended });
+    expect(resolved.card).toEqual({ name: 'Big Agent (for members)', capabilities: { streaming: true } });
+    expect(resolved.autoMode).toBe('stream');
+  });
+
+  it('keeps the public card when the agent says it has no extended card after all', async () => {
+    const notConfigured = {
+      error: {
+        code: 400,
+        status: 'FAILED_PRECONDITION',
+        message: 'no extended card',
+        details: [
+          {
+            '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+            reason: 'EXTENDED_AGENT_CARD_NOT_CONFIGURED',
+            domain: 'a2a-protocol.org',
+          },
+        ],
+      },
+    };
+    const resolved = await resolve(withExtended, file, { KEY: 'key-value-1' }, 'big', {
+      status: 400,
+      body: notConfigured,
+    });
+    expect(resolved.card.name).toBe('Big Agent');
   });
 });

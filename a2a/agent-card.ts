@@ -7,7 +7,9 @@ import type { AuthResolver } from './auth.js';
 import { NoUsableInterfaceError, type ErrorContext } from './errors.js';
 import { errorFromHttpResponse, headerValue } from './error-mapping.js';
 import { HttpClient, displayUrl } from './http.js';
+import { httpOptions } from './http-options.js';
 import type { A2ALimits } from './limits.js';
+import type { OutboundPolicy } from './outbound-policy.js';
 import { AgentCardSchema, type AgentCard } from './schemas/agent-card.js';
 import { parseJsonText, parseWire, type ParseContext } from './validation.js';
 import { isLegacyCard, legacyCardToV1, majorMinor } from './v0-3/agent-card.js';
@@ -47,6 +49,8 @@ export interface FetchAgentCardOptions {
   userAgent?: string;
   /** Caps on what is read; the card is bounded by `maxCardBytes`. @default DEFAULT_LIMITS */
   limits?: Partial<A2ALimits>;
+  /** Where the request may go and whether it carries `auth`; see {@link OutboundPolicy}. */
+  policy?: OutboundPolicy;
 }
 
 /** A base URL gets `/.well-known/agent-card.json` appended; a URL ending in `.json` is used as is. */
@@ -70,12 +74,7 @@ export async function fetchAgentCard(
 ): Promise<FetchedAgentCard> {
   const cardUrl = agentCardUrl(baseOrCardUrl);
   const context: ErrorContext = { operation: 'GetAgentCard', agentUrl: displayUrl(cardUrl) };
-  const http = new HttpClient({
-    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
-    ...(options.auth ? { auth: options.auth } : {}),
-    ...(options.userAgent ? { userAgent: options.userAgent } : {}),
-    ...(options.limits ? { limits: options.limits } : {}),
-  });
+  const http = new HttpClient(httpOptions(options));
   const headers: Record<string, string> = { accept: 'application/json', 'a2a-version': '1.0' };
   const previous = options.previous?.cardUrl === cardUrl ? options.previous : undefined;
   if (previous?.etag) headers['if-none-match'] = previous.etag;

@@ -13,8 +13,15 @@ export interface AuthMaterial {
   query?: Record<string, string>;
 }
 
-/** Called before every request; return `undefined` to send no credentials. */
-export type AuthResolver = () => AuthMaterial | undefined | Promise<AuthMaterial | undefined>;
+/**
+ * Called before every request; return `undefined` to send no credentials. A resolver whose
+ * credentials can go stale early (an OAuth token) has `renew`: called when the agent answers 401
+ * with `WWW-Authenticate: … error="invalid_token"`, it drops what it holds and says whether the
+ * request is worth sending once more.
+ */
+export type AuthResolver = (() => AuthMaterial | undefined | Promise<AuthMaterial | undefined>) & {
+  renew?: () => boolean | Promise<boolean>;
+};
 
 /** `Authorization: Bearer <token>` (an `httpAuthSecurityScheme` with scheme `Bearer`). */
 export function bearerAuth(token: string): AuthResolver {

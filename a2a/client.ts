@@ -8,9 +8,11 @@ import { selectInterface, type SelectedInterface } from './agent-card.js';
 import type { AuthResolver } from './auth.js';
 import type { BindingOptions } from './binding-options.js';
 import { HttpClient } from './http.js';
+import { httpOptions } from './http-options.js';
 import { HttpJsonTransport } from './http-json-transport.js';
 import { JsonRpcTransport } from './json-rpc-transport.js';
 import type { A2ALimits } from './limits.js';
+import type { OutboundPolicy } from './outbound-policy.js';
 import type { AgentCard } from './schemas/agent-card.js';
 import type { Transport } from './transport.js';
 import { LegacyHttpJsonTransport } from './v0-3/http-json-transport.js';
@@ -27,6 +29,10 @@ export interface A2AClientOptions {
   userAgent?: string;
   /** Caps on what the agent may send: bytes of bodies and SSE, artifacts, parts, JSON depth. @default DEFAULT_LIMITS */
   limits?: Partial<A2ALimits>;
+  /** Where requests may go and which carry `auth`; see {@link OutboundPolicy}. @default none */
+  policy?: OutboundPolicy;
+  /** The scheme the card asks for, named when the agent answers 401/403. */
+  authScheme?: string;
 }
 
 /** A card (its best interface is used) or an interface chosen earlier (the card is then optional). */
@@ -63,12 +69,7 @@ export function createTransport(options: BindingOptions): Transport {
  */
 export function createA2AClient(target: A2AClientTarget, options: A2AClientOptions = {}): A2AClient {
   const endpoint = target.endpoint ?? selectInterface(target.card!);
-  const http = new HttpClient({
-    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
-    ...(options.auth ? { auth: options.auth } : {}),
-    ...(options.userAgent ? { userAgent: options.userAgent } : {}),
-    ...(options.limits ? { limits: options.limits } : {}),
-  });
+  const http = new HttpClient(httpOptions(options));
   const transport = createTransport({
     endpoint,
     http,

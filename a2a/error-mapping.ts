@@ -13,6 +13,7 @@ import {
   PROTOCOL_ERRORS_BY_RPC_CODE,
   PermissionDeniedError,
   RateLimitedError,
+  TlsHandshakeError,
   TransportTimeoutError,
   UnauthenticatedError,
   UnknownAgentError,
@@ -26,6 +27,8 @@ import { DEFAULT_LIMITS } from './limits.js';
 /** An error context plus the credential values to keep out of messages. */
 export interface ErrorScope extends ErrorContext {
   secrets?: readonly string[];
+  /** The scheme the card asks for, named by a 401/403 (e.g. `"oauth" (OAuth 2.0 client credentials)`). */
+  authScheme?: string;
 }
 
 function context(scope: ErrorScope): ErrorContext {
@@ -33,6 +36,14 @@ function context(scope: ErrorScope): ErrorContext {
   if (scope.operation !== undefined) ctx.operation = scope.operation;
   if (scope.agentUrl !== undefined) ctx.agentUrl = scope.agentUrl;
   return ctx;
+}
+
+/** The details of a 401/403: the HTTP status and the scheme the card asks for. */
+function refusal(scope: ErrorScope, httpStatus: number | undefined): { httpStatus?: number; authScheme?: string } {
+  return {
+    ...(httpStatus !== undefined ? { httpStatus } : {}),
+    ...(scope.authScheme !== undefined ? { authScheme: scope.authScheme } : {}),
+  };
 }
 
 /** Longest agent message kept on an error (the message itself quotes 160 characters). */
@@ -136,9 +147,9 @@ export function errorFromRpcStatus(body: unknown, scope: ErrorScope, httpStatus?
     });
   }
   if (statusName === 'UNAUTHENTICATED' || http === 401)
-    return new UnauthenticatedError({ ...ctx, ...(http !== undefined ? { httpStatus: http } : {}) });
+    return new UnauthenticatedError({ ...ctx, ...refusal(scope, http) });
   if (statusName === 'PERMISSION_DENIED' || http === 403)
-    return new PermissionDeniedError({ ...ctx, ...(http !== undefined ? { httpStatus: http } : {}) });
+    return new PermissionDeniedError({ ...ctx, ...refusal(scope, http) });
   const reason = infos[0] ? scrub(infos[0].reason, scope, 100) : statusName;
   return new UnknownAgentError({
     ...ctx,
@@ -164,8 +175,8 @@ export function errorFromHttpResponse(
     const retryAfterMs = parseRetryAfter(headerValue(headers, 'retry-after'));
     return new RateLimitedError({ ...ctx, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) });
   }
-  if (status === 401) return new UnauthenticatedError({ ...ctx, httpStatus: status });
-  if (status === 403) return new PermissionDeniedError({ ...ctx, httpStatus: status });
+  if (status === 401) return new UnauthenticatedError({ ...ctx, ...refusal(scope, status) });
+  if (status === 403) return new PermissionDeniedError({ ...ctx, ...refusal(scope, status) });
   let body: unknown;
   try {
     // A body nested too deep is not an error object we can read: it is quoted like any other.
@@ -207,6 +218,50 @@ export function parseRetryAfter(value: string | undefined, now: number = Date.no
   return ms === undefined ? undefined : Math.min(MAX_RETRY_AFTER_MS, Math.max(0, Math.round(ms)));
 }
 
+/** An A2AError thrown inside the network stack (the outbound policy's address guard), looked for along `cause`. */
+function a2aErrorWithin(error: unknown): A2AError | undefined {
+  const seen = new Set<unknown>();
+  for (let e: unknown = error; isErrorLike(e) && !seen.has(e); e = (e as { cause?: unknown }).cause) {
+    seen.add(e);
+    if (e instanceof A2AError) return e;
+  }
+  return undefined;
+}
+
+/** Certificate problems of the server's side (we do not trust it). */
+const SERVER_CERT_CODES = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+/** TLS alerts the agent sends about our certificate (OpenSSL's names, as Node reports them). */
+const CLIENT_CERT_ALERTS = new Set(
+  [
+    'TLSV13_ALERT_CERTIFICATE_REQUIRED',
+    'SSLV3_ALERT_BAD_CERTIFICATE',
+    'SSLV3_ALERT_CERTIFICATE_UNKNOWN',
+    'SSLV3_ALERT_CERTIFICATE_EXPIRED',
+    'SSLV3_ALERT_HANDSHAKE_FAILURE',
+    'TLSV1_ALERT_UNKNOWN_CA',
+    'TLSV1_ALERT_DECRYPT_ERROR',
+    'TLSV1_ALERT_ACCESS_DENIED',
+  ].map((alert) => `ERR_SSL_${alert}`),
+);
+
+/**
+ * Whether a network error code is a TLS verdict retrying cannot change: `server` (its certificate
+ * is not trusted) or `client` (an alert about our certificate: missing, unknown CA, bad, expired).
+ */
+function tlsFailure(code: string): 'server' | 'client' | undefined {
+  if (SERVER_CERT_CODES.has(code)) return 'server';
+  return CLIENT_CERT_ALERTS.has(code) ? 'client' : undefined;
+}
+
 const TIMEOUT_CODES = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
   'UND_ERR_HEADERS_TIMEOUT',
@@ -246,12 +301,16 @@ export function errorFromNetwork(
   scope: ErrorScope,
   options: { midStream?: boolean } = {},
 ): A2AError | undefined {
-  if (error instanceof A2AError) return error;
+  const refused = a2aErrorWithin(error);
+  if (refused) return refused;
   const code = networkErrorCode(error);
   if (code === undefined) return undefined;
   const ctx = context(scope);
   const cause = safeCause(error, scope.secrets ?? []);
   if (TIMEOUT_CODES.has(code)) return new TransportTimeoutError({ ...ctx, cause });
+  const tls = tlsFailure(code);
+  if (tls)
+    return new TlsHandshakeError({ ...ctx, systemCode: clip(code, 60), clientCertificate: tls === 'client', cause });
   return new ConnectionError({
     ...ctx,
     systemCode: clip(code, 60),

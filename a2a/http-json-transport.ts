@@ -7,6 +7,7 @@
  * Requests are sent as `application/json` (what 1.0.0 and the TCK use; every server accepts
  * it); `application/a2a+json` and `application/json` replies are both read.
  */
+import { parseAgentCard } from './agent-card.js';
 import { errorFromHttpResponse, errorFromJsonRpcError, errorFromRpcStatus, type ErrorScope } from './error-mapping.js';
 import { UnknownAgentError, type A2AError } from './errors.js';
 import { streamResponses, type DecodedEvent, type StreamDecoder } from './event-stream.js';
@@ -294,5 +295,10 @@ export class HttpJsonTransport implements Transport {
     const op = 'DeleteTaskPushNotificationConfig';
     // 200 `{}` or 204: either is fine.
     await this.rest.call('DELETE', `/tasks/${seg(req.taskId)}/pushNotificationConfigs/${seg(req.id)}`, op, {}, o);
+  }
+
+  async getExtendedAgentCard(o?: CallOptions) {
+    const body = await this.rest.call('GET', '/extendedAgentCard', 'GetExtendedAgentCard', {}, o);
+    return parseAgentCard(body, this.rest.parseContext('GetExtendedAgentCard', 'agent card'));
   }
 }

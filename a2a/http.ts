@@ -15,7 +15,7 @@
  */
 import { request, type Dispatcher } from 'undici';
 import { resolveAuth, secretsOf, urlSecrets, type AuthResolver } from './auth.js';
-import { clip } from './error-text.js';
+import type { OutboundPolicy } from './outbound-policy.js';
 import {
   AbortedError,
   ResponseTooLargeError,
@@ -27,6 +27,8 @@ import {
 import { errorFromNetwork, headerValue, type ErrorScope } from './error-mapping.js';
 import { resolveLimits, type A2ALimits } from './limits.js';
 
+export { displayUrl } from './display-url.js';
+
 export interface HttpClientOptions {
   /** undici dispatcher (an `Agent`, `Pool`, or a `MockAgent` in tests). Default: undici's global one. */
   dispatcher?: Dispatcher;
@@ -34,6 +36,10 @@ export interface HttpClientOptions {
   userAgent?: string;
   /** Byte caps of what is read. @default DEFAULT_LIMITS */
   limits?: Partial<A2ALimits>;
+  /** Where requests may go and which may carry `auth` (checked before every request). @default no check, credentials everywhere */
+  policy?: OutboundPolicy;
+  /** The scheme the card asks for, named when the agent answers 401/403. */
+  authScheme?: string;
 }
 
 export interface HttpRequest {
@@ -78,38 +84,6 @@ export interface OpenStream {
 }
 
 const DEFAULT_USER_AGENT = 'a2a-temporal';
-
-/** Longest URL kept in an error's `agentUrl`. */
-const MAX_DISPLAY_URL = 200;
-
-/** The URL without user info, query or fragment, at most 200 characters: safe to print. No regex touches it. */
-export function displayUrl(url: string): string {
-  const authority = url.indexOf('://');
-  if (authority > 0 && isScheme(url.slice(0, authority))) {
-    try {
-      const u = new URL(url);
-      return clip(`${u.protocol}//${u.host}${u.pathname}`, MAX_DISPLAY_URL);
-    } catch {
-      // Not a URL after all: fall through.
-    }
-  }
-  // `host:port` (gRPC) is no URL with an authority: just drop any query or fragment.
-  let end = url.length;
-  for (const mark of ['?', '#']) {
-    const at = url.indexOf(mark);
-    if (at !== -1 && at < end) end = at;
-  }
-  return clip(url.slice(0, end), MAX_DISPLAY_URL);
-}
-
-function isScheme(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!.toLowerCase();
-    const letter = c >= 'a' && c <= 'z';
-    if (!(letter || (i > 0 && ((c >= '0' && c <= '9') || c === '+' || c === '.' || c === '-')))) return false;
-  }
-  return text.length > 0;
-}
 
 /** Credentials remembered per client for scrubbing (a rotating token adds one per rotation). */
 const MAX_REMEMBERED_SECRETS = 32;
@@ -164,8 +138,33 @@ export class HttpClient {
     return [...this.remembered];
   }
 
-  /** A request/response exchange whose body is read completely (at most its byte cap), within `timeoutMs`. */
+  /**
+   * A request/response exchange whose body is read completely (at most its byte cap), within
+   * `timeoutMs`. A 401 whose `WWW-Authenticate` says the token is invalid is sent once more when
+   * the credentials can be renewed (an OAuth token revoked or expired early).
+   */
   async unary(req: HttpRequest, timeoutMs?: number): Promise<HttpResponse> {
+    const res = await this.unaryOnce(req, timeoutMs);
+    return (await this.renewedAfter(res.status, res.headers)) ? this.unaryOnce(req, timeoutMs) : res;
+  }
+
+  /** Opens a streaming response: resolves once the headers are in (renewing an invalid token once, as {@link unary}). */
+  async stream(req: HttpRequest, options: { connectTimeoutMs?: number; idleTimeoutMs?: number }): Promise<OpenStream> {
+    const open = await this.streamOnce(req, options);
+    if (!(await this.renewedAfter(open.status, open.headers))) return open;
+    open.close();
+    return this.streamOnce(req, options);
+  }
+
+  /** True when the agent refused an invalid token and the resolver has a fresh one. */
+  private async renewedAfter(status: number, headers: HttpResponse['headers']): Promise<boolean> {
+    const renew = this.options.auth?.renew;
+    if (status !== 401 || !renew) return false;
+    const challenge = headerValue(headers, 'www-authenticate') ?? '';
+    return challenge.toLowerCase().includes('invalid_token') && (await renew());
+  }
+
+  private async unaryOnce(req: HttpRequest, timeoutMs?: number): Promise<HttpResponse> {
     const prepared = await this.prepare(req);
     const limit = req.bodyLimit ?? 'maxBodyBytes';
     const tooLarge = () => new ResponseTooLargeError({ ...req.context, limit, max: this.limits[limit] });
@@ -187,19 +186,21 @@ export class HttpClient {
         status: res.statusCode,
         headers: res.headers,
         text,
-        scope: { ...req.context, secrets: prepared.secrets },
+        scope: this.scope(req, prepared.secrets),
       };
     } catch (error) {
-      throw guard.classify(error, { ...req.context, secrets: prepared.secrets }, { timeoutMs });
+      throw guard.classify(error, this.scope(req, prepared.secrets), { timeoutMs });
     } finally {
       guard.dispose();
     }
   }
 
-  /** Opens a streaming response: resolves once the headers are in. */
-  async stream(req: HttpRequest, options: { connectTimeoutMs?: number; idleTimeoutMs?: number }): Promise<OpenStream> {
+  private async streamOnce(
+    req: HttpRequest,
+    options: { connectTimeoutMs?: number; idleTimeoutMs?: number },
+  ): Promise<OpenStream> {
     const prepared = await this.prepare(req);
-    const scope: ErrorScope = { ...req.context, secrets: prepared.secrets };
+    const scope = this.scope(req, prepared.secrets);
     const guard = new AbortGuard(req.signal);
     guard.startTimer('timeout', options.connectTimeoutMs);
     let res: Dispatcher.ResponseData;
@@ -251,11 +252,18 @@ export class HttpClient {
     };
   }
 
+  private scope(req: HttpRequest, secrets: readonly string[]): ErrorScope {
+    const authScheme = this.options.authScheme;
+    return { ...req.context, secrets, ...(authScheme !== undefined ? { authScheme } : {}) };
+  }
+
   private async prepare(
     req: HttpRequest,
   ): Promise<{ url: string; headers: Record<string, string>; secrets: readonly string[] }> {
-    const auth = await resolveAuth(this.options.auth);
     const url = new URL(req.url);
+    // The outbound policy decides first: a refused URL is never sent, and credentials go only where it allows.
+    const allowed = this.options.policy ? await this.options.policy.check(url, req.context) : { credentials: true };
+    const auth = allowed.credentials ? await resolveAuth(this.options.auth) : {};
     for (const secret of [...secretsOf(auth), ...urlSecrets(url)]) this.remember(secret);
     for (const [key, value] of Object.entries(req.query ?? {})) {
       if (value === undefined) continue;

@@ -78,3 +78,22 @@ export * from './errors.js';
 export { MAX_RETRY_AFTER_MS, parseRetryAfter } from './error-mapping.js';
 export { DEFAULT_LIMITS, type A2ALimits } from './limits.js';
 export { readSseEvents, SseLineParser, type SseEvent, type SseReadOptions } from './sse.js';
+export {
+  OutboundPolicy,
+  addressRange,
+  isLoopbackHost,
+  originOf,
+  publicAddressLookup,
+  type OutboundPolicyOptions,
+} from './outbound-policy.js';
+export { ClientCredentialsTokens, type ClientCredentialsOptions } from './client-credentials.js';
+export { verifyCardSignature, type CardKey, type CardSignatureVerdict } from './card-signature.js';
+export {
+  describeScheme,
+  meetRequirements,
+  type ChosenRequirement,
+  type HeldCredentials,
+  type RequirementVerdict,
+} from './security-requirements.js';
+export { displayUrl } from './display-url.js';
+export { mutualTlsConnector } from './mtls-connector.js';

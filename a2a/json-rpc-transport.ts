@@ -6,6 +6,7 @@
  * Errors arrive with HTTP 200 as `{"error":{code,message,data:[ErrorInfo]}}`; a streaming call
  * may also answer with one plain JSON response instead of SSE.
  */
+import { parseAgentCard } from './agent-card.js';
 import type { BindingOptions } from './binding-options.js';
 import { errorFromHttpResponse, errorFromJsonRpcError, errorFromRpcStatus } from './error-mapping.js';
 import { quote, where } from './error-text.js';
@@ -223,5 +224,10 @@ export class JsonRpcTransport implements Transport {
     const op = 'DeleteTaskPushNotificationConfig';
     // The result is `null` or `{}` (Empty); either is fine.
     await this.rpc.call(op, { ...this.tenant, taskId: req.taskId, id: req.id }, op, o);
+  }
+
+  async getExtendedAgentCard(o?: CallOptions) {
+    const result = await this.rpc.call('GetExtendedAgentCard', { ...this.tenant }, 'GetExtendedAgentCard', o);
+    return parseAgentCard(result, this.rpc.parseContext('GetExtendedAgentCard', 'agent card'));
   }
 }

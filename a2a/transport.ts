@@ -5,6 +5,7 @@
 import type { StreamResponse, SendMessageResponse } from './schemas/events.js';
 import type { TaskPushNotificationConfig } from './schemas/push-config.js';
 import type { ListTasksRequest, ListTasksResponse, SendMessageRequest } from './schemas/requests.js';
+import type { AgentCard } from './schemas/agent-card.js';
 import type { Task } from './schemas/task.js';
 
 /** Options of a unary call. */
@@ -73,4 +74,9 @@ export interface Transport {
   getPushConfig(req: PushConfigRef, o?: CallOptions): Promise<TaskPushNotificationConfig>;
   listPushConfigs(req: ListPushConfigsParams, o?: CallOptions): Promise<ListPushConfigsResult>;
   deletePushConfig(req: PushConfigRef, o?: CallOptions): Promise<void>;
+  /**
+   * GetExtendedAgentCard (0.3: the authenticated extended card): the card the agent shows an
+   * authenticated client, for cards with `capabilities.extendedAgentCard`. Read within `maxBodyBytes`.
+   */
+  getExtendedAgentCard(o?: CallOptions): Promise<AgentCard>;
 }

@@ -1,47 +1,130 @@
 /**
- * The worker's agents file: agent names → card URL and a credential REFERENCE (the name of an
- * environment variable), so workflow inputs and history only ever carry names. Credentials are
- * read from the environment here, inside activities, at the moment a request needs them.
+ * The worker's agents file: agent names → card URL, a credential REFERENCE (the name of an
+ * environment variable or of a file), and where the agent's requests may go. Workflow inputs and
+ * history only ever carry names; credentials are read here, inside activities, when a request
+ * needs them (so a rotated secret is picked up without a restart).
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { apiKeyAuth, bearerAuth, type AuthResolver } from '../a2a/index.js';
+import { OutboundPolicy, OutboundRefusedError, originOf } from '../a2a/index.js';
 
-const AgentAuthSchema = z.discriminatedUnion('type', [
-  z.object({
-    type: z.literal('bearer'),
-    /** Environment variable holding the token. */
-    tokenEnv: z.string().min(1),
-  }),
-  z.object({
+/** A secret held by an environment variable (`…Env`) or a file (`…File`, re-read on every use): exactly one. */
+function secretRef<E extends string, F extends string>(env: E, file: F) {
+  const shape = { [env]: z.string().min(1).optional(), [file]: z.string().min(1).optional() } as Record<
+    E | F,
+    z.ZodOptional<z.ZodString>
+  >;
+  return shape;
+}
+
+function exactlyOne(keys: [string, string]) {
+  return (value: Record<string, unknown>) => (value[keys[0]] === undefined) !== (value[keys[1]] === undefined);
+}
+
+const oneOf = (env: string, file: string) => ({ error: `set exactly one of ${env} and ${file}`, path: [env] });
+
+const BearerAuthSchema = z
+  .object({ type: z.literal('bearer'), ...secretRef('tokenEnv', 'tokenFile') })
+  .refine(exactlyOne(['tokenEnv', 'tokenFile']), oneOf('tokenEnv', 'tokenFile'));
+
+const ApiKeyAuthSchema = z
+  .object({
     type: z.literal('apiKey'),
     /** Header or query parameter name, e.g. `X-API-Key`. */
     name: z.string().min(1),
     location: z.enum(['header', 'query']).default('header'),
-    /** Environment variable holding the key. */
-    valueEnv: z.string().min(1),
-  }),
-]);
+    ...secretRef('valueEnv', 'valueFile'),
+  })
+  .refine(exactlyOne(['valueEnv', 'valueFile']), oneOf('valueEnv', 'valueFile'));
 
-const AgentEntrySchema = z.object({
-  /** The agent's base URL (card at /.well-known/agent-card.json) or the card's own URL. */
-  url: z.url({ protocol: /^https?$/ }),
-  description: z.string().optional(),
-  auth: AgentAuthSchema.optional(),
-});
+const httpsUrl = z.url({ protocol: /^https?$/ });
+
+/** OAuth 2.0 client credentials (RFC 6749 §4.4); the token endpoint from `tokenUrl`, the issuer's discovery document, or the card. */
+const OAuth2AuthSchema = z
+  .object({
+    type: z.literal('oauth2'),
+    clientId: z.string().min(1),
+    ...secretRef('clientSecretEnv', 'clientSecretFile'),
+    /** The token endpoint; else found through `issuer` (OpenID Connect discovery), else the card's scheme. */
+    tokenUrl: httpsUrl.optional(),
+    /** An OpenID Connect issuer: its `/.well-known/openid-configuration` names the token endpoint. */
+    issuer: httpsUrl.optional(),
+    scopes: z.array(z.string().min(1)).default([]),
+    /** Sent as `audience` (and `resource`) when set: the API the token is for. */
+    audience: z.string().min(1).optional(),
+  })
+  .refine(exactlyOne(['clientSecretEnv', 'clientSecretFile']), oneOf('clientSecretEnv', 'clientSecretFile'));
+
+const AgentAuthSchema = z.union([BearerAuthSchema, ApiKeyAuthSchema, OAuth2AuthSchema]);
+
+const atMostOne = (a: string, b: string) => (v: Record<string, unknown>) => !(v[a] && v[b]);
+
+/**
+ * TLS to the agent: our client certificate and key for mutual TLS (both or neither), and the CA
+ * bundle that signed the agent's certificate (instead of the system's roots). Verification of
+ * the agent's certificate is always on.
+ */
+const TlsSchema = z
+  .object({
+    ...secretRef('certEnv', 'certFile'),
+    ...secretRef('keyEnv', 'keyFile'),
+    ...secretRef('caEnv', 'caFile'),
+  })
+  .refine(atMostOne('certEnv', 'certFile'), { error: 'set at most one of certEnv and certFile', path: ['certEnv'] })
+  .refine(atMostOne('keyEnv', 'keyFile'), { error: 'set at most one of keyEnv and keyFile', path: ['keyEnv'] })
+  .refine(atMostOne('caEnv', 'caFile'), { error: 'set at most one of caEnv and caFile', path: ['caEnv'] })
+  .refine((v) => Boolean(v.certEnv || v.certFile) === Boolean(v.keyEnv || v.keyFile), {
+    error: 'a client certificate needs its key, and a key its certificate',
+    path: ['keyFile'],
+  })
+  .refine((v) => Boolean(v.certEnv || v.certFile || v.caEnv || v.caFile), {
+    error: 'set a client certificate and key (mutual TLS), a CA bundle, or both',
+  });
+
+/** Keys that sign the agent's card: a JWKS URL, or one public key (PEM or JWK JSON) from a file or variable. */
+const CardSigningSchema = z
+  .object({ jwksUrl: httpsUrl.optional(), ...secretRef('publicKeyEnv', 'publicKeyFile') })
+  .refine((v) => [v.jwksUrl, v.publicKeyEnv, v.publicKeyFile].filter(Boolean).length === 1, {
+    error: 'set exactly one of jwksUrl, publicKeyEnv and publicKeyFile',
+  });
+
+const origin = z.url({ protocol: /^https?$/ }).transform((u) => new URL(u).origin);
+
+const AgentEntrySchema = z
+  .object({
+    /** The agent's base URL (card at /.well-known/agent-card.json) or the card's own URL. */
+    url: z.url({ protocol: /^https?$/ }),
+    description: z.string().optional(),
+    auth: AgentAuthSchema.optional(),
+    tls: TlsSchema.optional(),
+    /** More origins the card may name interfaces on (and credentials may go to). */
+    allowOrigins: z.array(origin).default([]),
+    /** Plain http to a host that is not loopback. */
+    allowInsecure: z.boolean().default(false),
+    /** Refuse a card that is unsigned or whose signature does not verify with `cardSigning`. */
+    requireSignedCard: z.boolean().default(false),
+    cardSigning: CardSigningSchema.optional(),
+  })
+  .refine((e) => !e.requireSignedCard || e.cardSigning !== undefined, {
+    error: 'requireSignedCard needs cardSigning (a jwksUrl or a public key) to verify with',
+    path: ['cardSigning'],
+  });
 
 export const AgentsFileSchema = z.object({ agents: z.record(z.string().min(1), AgentEntrySchema) });
 
-export type AgentsFile = z.infer<typeof AgentsFileSchema>;
-export type AgentEntry = z.infer<typeof AgentEntrySchema>;
+export type AgentsFile = z.input<typeof AgentsFileSchema>;
+export type AgentEntry = z.output<typeof AgentEntrySchema>;
+export type AgentAuth = z.output<typeof AgentAuthSchema>;
+export type TlsConfig = z.output<typeof TlsSchema>;
+export type CardSigningConfig = z.output<typeof CardSigningSchema>;
 
 /** Thrown when a name is not in the agents file; the message lists the names it has. */
 export class AgentNotConfiguredError extends Error {
   override readonly name = 'AgentNotConfiguredError';
 }
 
-/** Thrown when the agents file refers to an environment variable that is not set. */
+/** Thrown when the agents file refers to an environment variable that is not set (or a file that cannot be read). */
 export class CredentialMissingError extends Error {
   override readonly name = 'CredentialMissingError';
 }
@@ -51,42 +134,69 @@ export class AgentsFileError extends Error {
   override readonly name = 'AgentsFileError';
 }
 
+/** The worker's settings for agents named by URL in workflow inputs. */
+export interface AgentUrlSettings {
+  /** Agents may be named by URL (A2A_AGENTS_BY_URL). @default true */
+  agentsByUrl?: boolean;
+  /** Such agents may be on private addresses (A2A_ALLOW_PRIVATE_AGENT_URLS). @default false */
+  allowPrivate?: boolean;
+}
+
 export interface AgentLocation {
   name: string;
   url: string;
-  /** Resolves the credential on every request (the environment may rotate it). */
-  auth?: AuthResolver;
+  /** The agents-file entry (also for a URL that is an entry's URL); undefined for a stranger named by URL. */
+  entry?: AgentEntry;
+  /** Where this agent's requests may go and which may carry its credentials. */
+  policy: OutboundPolicy;
 }
 
 export class AgentRegistry {
+  private readonly agents: Record<string, AgentEntry>;
+
   constructor(
-    private readonly file: AgentsFile,
-    private readonly env: NodeJS.ProcessEnv = process.env,
+    file: AgentsFile,
+    readonly env: NodeJS.ProcessEnv = process.env,
     /** Where the file came from, for messages. */
     readonly source = 'the agents file',
-  ) {}
+    private readonly settings: AgentUrlSettings = {},
+  ) {
+    this.agents = AgentsFileSchema.parse(file).agents;
+  }
+
+  /** The worker's settings for agents named by URL. */
+  get urlSettings(): AgentUrlSettings {
+    return this.settings;
+  }
 
   /** Names it knows, for messages and `a2a-temporal agents list`. */
   names(): string[] {
-    return Object.keys(this.file.agents);
+    return Object.keys(this.agents);
   }
 
   entries(): Array<[string, AgentEntry]> {
-    return Object.entries(this.file.agents);
+    return Object.entries(this.agents);
   }
 
   /**
-   * Finds an agent by name, or takes a URL as it is (with the credential of the entry that has
-   * the same URL, if any).
+   * Finds an agent by name, or takes a URL (with the entry that has the same URL, if any; a
+   * stranger's URL must pass the outbound policy's address check when its requests are made).
    *
-   * @throws AgentNotConfiguredError for an unknown name.
+   * @throws AgentNotConfiguredError for an unknown name; OutboundRefusedError when agents by URL are off.
    */
   locate(nameOrUrl: string): AgentLocation {
-    if (/^https?:\/\//.test(nameOrUrl)) {
+    if (nameOrUrl.includes('://')) {
       const match = this.entries().find(([, entry]) => sameUrl(entry.url, nameOrUrl));
-      return { name: nameOrUrl, url: nameOrUrl, auth: match ? this.authOf(match[0], match[1]) : undefined };
+      if (match) return this.located(nameOrUrl, match[1].url, match[1]);
+      if (this.settings.agentsByUrl === false) {
+        throw new OutboundRefusedError({
+          operation: 'GetAgentCard',
+          why: 'this worker does not take agents by URL (A2A_AGENTS_BY_URL=false); name an agent of its agents file',
+        });
+      }
+      return this.located(nameOrUrl, nameOrUrl, undefined);
     }
-    const entry = this.file.agents[nameOrUrl];
+    const entry = this.agents[nameOrUrl];
     if (!entry) {
       const known = this.names();
       throw new AgentNotConfiguredError(
@@ -95,27 +205,27 @@ export class AgentRegistry {
           "; add it there, or pass the agent's URL instead of a name.",
       );
     }
-    return { name: nameOrUrl, url: entry.url, auth: this.authOf(nameOrUrl, entry) };
+    return this.located(nameOrUrl, entry.url, entry);
   }
 
-  private authOf(name: string, entry: AgentEntry): AuthResolver | undefined {
-    const auth = entry.auth;
-    if (!auth) return undefined;
-    const variable = auth.type === 'bearer' ? auth.tokenEnv : auth.valueEnv;
-    return () => {
-      const secret = this.env[variable];
-      if (!secret) {
-        throw new CredentialMissingError(
-          `Agent "${name}" needs the environment variable ${variable} (${auth.type === 'bearer' ? 'bearer token' : `API key ${auth.name}`}), which is not set in the worker's environment; set it and restart the worker.`,
-        );
-      }
-      return auth.type === 'bearer' ? bearerAuth(secret)() : apiKeyAuth(auth.name, secret, auth.location)();
-    };
+  private located(name: string, url: string, entry: AgentEntry | undefined): AgentLocation {
+    const policy = new OutboundPolicy({
+      origin: originOf(url),
+      allowOrigins: entry?.allowOrigins ?? [],
+      allowInsecure: entry?.allowInsecure ?? false,
+      publicAddressesOnly: entry === undefined,
+      allowPrivate: this.settings.allowPrivate ?? false,
+    });
+    return entry ? { name, url, entry, policy } : { name, url, policy };
   }
 }
 
 /** Reads and validates an agents file. @throws AgentsFileError with the path and what is wrong. */
-export function loadAgentRegistry(path: string, env: NodeJS.ProcessEnv = process.env): AgentRegistry {
+export function loadAgentRegistry(
+  path: string,
+  env: NodeJS.ProcessEnv = process.env,
+  settings: AgentUrlSettings = {},
+): AgentRegistry {
   const absolute = resolve(path);
   let json: unknown;
   try {
@@ -132,7 +242,7 @@ export function loadAgentRegistry(path: string, env: NodeJS.ProcessEnv = process
       `The agents file ${absolute} is not valid: ${issue?.path.join('.') || '(root)'}: ${issue?.message}. Expected {"agents": {"<name>": {"url": "http://…"}}}.`,
     );
   }
-  return new AgentRegistry(parsed.data, env, absolute);
+  return new AgentRegistry(parsed.data, env, absolute, settings);
 }
 
 function sameUrl(a: string, b: string): boolean {

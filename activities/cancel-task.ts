@@ -26,7 +26,7 @@ export async function cancelTask(
 ): Promise<Task | undefined> {
   return asActivity(agent.name, () =>
     whileHeartbeating(async () => {
-      const client = clientFor(deps, agent);
+      const client = await clientFor(deps, agent);
       const signal = Context.current().cancellationSignal;
       const id = taskId ?? (sent ? await lookUp(client, sent, signal) : undefined);
       if (!id) return undefined;

@@ -4,7 +4,7 @@
  * so a busy worker does not fetch the same card for every delegation.
  */
 import type { Dispatcher } from 'undici';
-import { fetchAgentCard, type A2ALimits, type AuthResolver, type FetchedAgentCard } from '../a2a/index.js';
+import { fetchAgentCard, type A2ALimits, type FetchAgentCardOptions, type FetchedAgentCard } from '../a2a/index.js';
 
 interface Entry {
   fetched: FetchedAgentCard;
@@ -24,16 +24,17 @@ export class AgentCardCache {
     } = {},
   ) {}
 
+  /** The card at `url`; `request` may bring the agent's own dispatcher (TLS) and outbound policy. */
   async get(
     url: string,
-    request: { signal?: AbortSignal; auth?: AuthResolver; timeoutMs?: number },
+    request: Pick<FetchAgentCardOptions, 'signal' | 'auth' | 'timeoutMs' | 'dispatcher' | 'policy'>,
   ): Promise<FetchedAgentCard> {
     const now = this.options.now ?? Date.now;
     const cached = this.entries.get(url);
     if (cached && cached.expiresAt > now()) return cached.fetched;
     const fetched = await fetchAgentCard(url, {
       ...request,
-      dispatcher: this.options.dispatcher,
+      dispatcher: request.dispatcher ?? this.options.dispatcher,
       limits: this.options.limits,
       previous: cached?.fetched,
     });

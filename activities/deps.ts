@@ -1,6 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { createA2AClient, type A2AClient, type A2ALimits } from '../a2a/index.js';
 import type { AgentRef } from '../contract/delegation-types.js';
+import type { AgentAccess } from './agent-access.js';
 import type { AgentRegistry } from './agent-registry.js';
 import type { AgentCardCache } from './card-cache.js';
 
@@ -8,6 +9,8 @@ import type { AgentCardCache } from './card-cache.js';
 export interface ActivityDeps {
   registry: AgentRegistry;
   cards: AgentCardCache;
+  /** Credentials, TLS pools and card keys per agent (tokens cached per worker). */
+  access: AgentAccess;
   /** undici dispatcher for every agent request (connection pooling; tests pass a MockAgent). */
   dispatcher?: Dispatcher;
   /** Push mode: where agents deliver notifications; unset = push is never chosen by `auto`. */
@@ -26,11 +29,22 @@ export interface WebhookDeps {
   secret: string;
 }
 
-/** An A2A client for `agent`, with its credential resolved from the registry on every request. */
-export function clientFor(deps: ActivityDeps, agent: AgentRef): A2AClient {
-  const { auth } = deps.registry.locate(agent.name);
+/**
+ * An A2A client for `agent`: its interface checked against the outbound policy (on the card's
+ * origin or an allow-listed one), its credential resolved from the registry on every request and
+ * sent only where the policy allows, over the agent's TLS settings.
+ */
+export async function clientFor(deps: ActivityDeps, agent: AgentRef): Promise<A2AClient> {
+  const location = deps.registry.locate(agent.name);
+  location.policy.checkInterface(agent.endpoint.url, location.url);
+  const connection = await deps.access.connection(location, 'interface', agent.endpoint.security);
   return createA2AClient(
     { endpoint: agent.endpoint },
-    { dispatcher: deps.dispatcher, auth, timeoutMs: deps.requestTimeoutMs, limits: deps.limits },
+    {
+      ...connection,
+      policy: location.policy,
+      timeoutMs: deps.requestTimeoutMs,
+      ...(deps.limits ? { limits: deps.limits } : {}),
+    },
   );
 }

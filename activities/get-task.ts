@@ -21,7 +21,7 @@ export interface GetTaskInput {
 export async function getTask(deps: ActivityDeps, input: GetTaskInput): Promise<TrackOutcome> {
   return asActivity(input.agent.name, () =>
     whileHeartbeating(async () => {
-      const client = clientFor(deps, input.agent);
+      const client = await clientFor(deps, input.agent);
       const view = new TaskView(input.taskId, undefined, deps.limits);
       const signal = Context.current().cancellationSignal;
       view.snapshot(await client.getTask({ id: input.taskId, historyLength: 0 }, { signal }));

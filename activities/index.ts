@@ -6,7 +6,9 @@
  * await Worker.create({ ..., activities });   // or use the a2aTemporalPlugin
  * ```
  */
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { publicAddressLookup } from '../a2a/index.js';
+import { AgentAccess, defaultDispatcher } from './agent-access.js';
 import { AgentRegistry } from './agent-registry.js';
 import { cancelTask, type CancelTaskInput } from './cancel-task.js';
 import { AgentCardCache } from './card-cache.js';
@@ -41,13 +43,26 @@ export interface CreateActivitiesOptions {
 export function createActivities(options: CreateActivitiesOptions = {}) {
   // One pool for all agents: keep-alive connections are reused across delegations. No body
   // timeout: streams stay silent while a task is parked; the tracker has its own idle timeout.
-  const dispatcher = options.dispatcher ?? new Agent({ connections: 256, bodyTimeout: 0, keepAliveTimeout: 30_000 });
+  // Agents named by URL get a pool of their own whose connections refuse non-public addresses.
+  const registry = options.registry ?? new AgentRegistry({ agents: {} });
+  const dispatcher = options.dispatcher ?? defaultDispatcher();
+  const publicDispatcher = options.dispatcher
+    ? undefined
+    : defaultDispatcher({ lookup: publicAddressLookup(registry.urlSettings.allowPrivate ?? false) });
+  const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
   const deps: ActivityDeps = {
-    registry: options.registry ?? new AgentRegistry({ agents: {} }),
+    registry,
     cards: new AgentCardCache({ dispatcher, limits: options.limits }),
+    access: new AgentAccess({
+      dispatcher,
+      ...(publicDispatcher ? { publicDispatcher } : {}),
+      env: registry.env,
+      timeoutMs: requestTimeoutMs,
+      limits: options.limits,
+    }),
     dispatcher,
     webhook: options.webhook,
-    requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
+    requestTimeoutMs,
     limits: options.limits,
   };
   return {

@@ -59,7 +59,9 @@ export async function registerPushConfig(
   try {
     return await asActivity(agent.name, () =>
       whileHeartbeating(async () => {
-        const created = await clientFor(deps, agent).createPushConfig(
+        const created = await (
+          await clientFor(deps, agent)
+        ).createPushConfig(
           {
             taskId,
             id: configId,
@@ -85,10 +87,9 @@ export async function deletePushConfig(
   return asActivity(agent.name, () =>
     whileHeartbeating(async () => {
       try {
-        await clientFor(deps, agent).deletePushConfig(
-          { taskId, id: configId },
-          { signal: Context.current().cancellationSignal },
-        );
+        await (
+          await clientFor(deps, agent)
+        ).deletePushConfig({ taskId, id: configId }, { signal: Context.current().cancellationSignal });
       } catch (err) {
         if (err instanceof TaskNotFoundError) return;
         throw err;

@@ -1,7 +1,18 @@
 import { Context } from '@temporalio/activity';
-import { selectInterface } from '../a2a/index.js';
-import type { ResolvedAgent } from '../contract/delegation-types.js';
-import type { ActivityDeps } from './deps.js';
+import {
+  ExtendedAgentCardNotConfiguredError,
+  SecurityRequirementsUnmetError,
+  UnsupportedOperationError,
+  agentCardUrl,
+  displayUrl,
+  meetRequirements,
+  selectInterface,
+  type AgentCard,
+  type ChosenRequirement,
+} from '../a2a/index.js';
+import type { EndpointSecurity, ResolvedAgent, ResolvedCard, ResolvedEndpoint } from '../contract/delegation-types.js';
+import type { AgentLocation } from './agent-registry.js';
+import { clientFor, type ActivityDeps } from './deps.js';
 import { asActivity } from './failures.js';
 
 export interface ResolveAgentInput {
@@ -10,20 +21,104 @@ export interface ResolveAgentInput {
 }
 
 /**
- * Fetches and validates the agent card (cached per worker, revalidated when stale) and picks
- * the interface. The result goes into history once; replays never refetch.
+ * Fetches and validates the agent card (cached per worker, revalidated when stale; its signature
+ * verified where the agents file configures keys), picks the interface, checks it against the
+ * outbound policy and the card's security requirements against the configured credential, and
+ * reads the authenticated extended card where the card has one. Fails before anything is sent to
+ * the interface when the policy or the requirements say no.
+ *
+ * This is a local activity: its result goes into history once (replays never refetch), so it is
+ * the card REDUCED to what the workflow and the activities need, bounded in size.
  */
 export async function resolveAgent(deps: ActivityDeps, { agent }: ResolveAgentInput): Promise<ResolvedAgent> {
   return asActivity(agent, async () => {
+    const signal = Context.current().cancellationSignal;
     const location = deps.registry.locate(agent);
-    const { card, cardUrl } = await deps.cards.get(location.url, {
-      signal: Context.current().cancellationSignal,
-      auth: location.auth,
+    await location.policy.check(location.url, { operation: 'GetAgentCard' });
+    const connection = await deps.access.connection(location, 'card');
+    const fetched = await deps.cards.get(agentCardUrl(location.url), {
+      signal,
       timeoutMs: deps.requestTimeoutMs,
+      policy: location.policy,
+      ...connection,
     });
-    const endpoint = selectInterface(card);
+    // Checked on every resolve, cached card or not: entries sharing a URL may ask for different keys.
+    const verify = deps.access.cardVerifier(location);
+    await verify?.(fetched.card, { operation: 'GetAgentCard', agentUrl: displayUrl(fetched.cardUrl) });
+    let card = fetched.card;
+    let endpoint = await choose(deps, location, card, fetched.cardUrl);
+    if (card.capabilities.extendedAgentCard && location.entry?.auth) {
+      // §8.3: an authenticated client uses the extended card in place of the public one.
+      const client = await clientFor(deps, { name: agent, endpoint });
+      const extended = await client.getExtendedAgentCard({ signal }).catch((err: unknown) => {
+        // The agent says it has none after all: the public card stands. Anything else (a refusal) fails.
+        if (err instanceof ExtendedAgentCardNotConfiguredError || err instanceof UnsupportedOperationError) return card;
+        throw err;
+      });
+      if (extended !== card) {
+        card = extended;
+        endpoint = await choose(deps, location, card, fetched.cardUrl);
+      }
+    }
     const autoMode =
       card.capabilities.pushNotifications && deps.webhook ? 'push' : card.capabilities.streaming ? 'stream' : 'poll';
-    return { name: agent, cardUrl, card, endpoint, autoMode };
+    return {
+      name: agent,
+      cardUrl: fetched.cardUrl,
+      card: reduceCard(card, verify !== undefined && Boolean(fetched.card.signatures?.length)),
+      endpoint,
+      autoMode,
+    };
   });
+}
+
+/**
+ * The card's interface for us: one we speak, on an origin the policy trusts, whose security
+ * requirements the agents file meets.
+ * @throws NoUsableInterfaceError, InterfaceOriginMismatchError, OutboundRefusedError, SecurityRequirementsUnmetError
+ */
+async function choose(
+  deps: ActivityDeps,
+  location: AgentLocation,
+  card: AgentCard,
+  cardUrl: string,
+): Promise<ResolvedEndpoint> {
+  const selected = selectInterface(card);
+  location.policy.checkInterface(selected.url, cardUrl);
+  await location.policy.check(selected.url, { operation: 'GetAgentCard' });
+  const { held, provided } = deps.access.held(location);
+  const verdict = meetRequirements(card, held, provided);
+  if (!verdict.ok) {
+    throw new SecurityRequirementsUnmetError({
+      operation: 'GetAgentCard',
+      agentUrl: displayUrl(cardUrl),
+      required: verdict.required,
+      provided: verdict.provided,
+    });
+  }
+  return verdict.chosen ? { ...selected, security: bounded(verdict.chosen) } : selected;
+}
+
+/** Longest name, description and URL kept from the card. */
+const MAX_NAME = 256;
+const MAX_DESCRIPTION = 300;
+const MAX_URL = 2048;
+
+function reduceCard(card: AgentCard, signed: boolean): ResolvedCard {
+  const { streaming, pushNotifications, extendedAgentCard } = card.capabilities;
+  const capabilities: ResolvedCard['capabilities'] = {};
+  if (streaming !== undefined) capabilities.streaming = streaming;
+  if (pushNotifications !== undefined) capabilities.pushNotifications = pushNotifications;
+  if (extendedAgentCard !== undefined) capabilities.extendedAgentCard = extendedAgentCard;
+  return { name: card.name.slice(0, MAX_NAME), capabilities, ...(signed ? { signed: true } : {}) };
+}
+
+/** The chosen requirement with every string bounded (an over-long URL is dropped: the agents file must name the endpoint). */
+function bounded(chosen: ChosenRequirement): EndpointSecurity {
+  const security: EndpointSecurity = { description: chosen.description.slice(0, MAX_DESCRIPTION) };
+  if (chosen.tokenUrl && chosen.tokenUrl.length <= MAX_URL) security.tokenUrl = chosen.tokenUrl;
+  if (chosen.openIdConnectUrl && chosen.openIdConnectUrl.length <= MAX_URL)
+    security.openIdConnectUrl = chosen.openIdConnectUrl;
+  if (chosen.scopes?.length) security.scopes = chosen.scopes.slice(0, 16).map((s) => s.slice(0, 128));
+  return security;
 }

@@ -41,7 +41,7 @@ export async function sendMessage(deps: ActivityDeps, input: SendMessageInput): 
   return asActivity(input.agent.name, () =>
     whileHeartbeating(async () => {
       const context = Context.current();
-      const client = clientFor(deps, input.agent);
+      const client = await clientFor(deps, input.agent);
       const signal = context.cancellationSignal;
       if (context.info.attempt > 1) {
         const existing = await findSentTask(client, input.message, signal);

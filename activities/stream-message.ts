@@ -44,7 +44,7 @@ export async function streamMessage(deps: ActivityDeps, input: StreamMessageInpu
   return asActivity(
     input.agent.name,
     async () => {
-      const client = clientFor(deps, input.agent);
+      const client = await clientFor(deps, input.agent);
       const signal = context.cancellationSignal;
       const heartbeats = heartbeating(() => progressOf(view, reach));
       const follower = { client, input, view, reach, beat: heartbeats.beat, deadline: Date.now() + input.roundMs };

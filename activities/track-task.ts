@@ -54,7 +54,7 @@ export async function trackTask(deps: ActivityDeps, input: TrackTaskInput): Prom
     async () => {
       const heartbeats = heartbeating(() => progressOf(view, reach));
       try {
-        const client = clientFor(deps, input.agent);
+        const client = await clientFor(deps, input.agent);
         const follower = { client, input, view, reach, beat: heartbeats.beat, deadline: Date.now() + input.roundMs };
         const end = input.mode === 'stream' ? await followStream(follower) : await poll(follower);
         // A subscription or a read never answers with a direct reply: that only ends a send.

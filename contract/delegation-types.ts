@@ -3,7 +3,7 @@
  * returns, and what its query shows while it runs. Plain JSON only: these live in history.
  */
 import type { Duration } from '@temporalio/common';
-import type { AgentCard, Artifact, Message, Part, SelectedInterface, Task, TaskState } from '../a2a/index.js';
+import type { AgentCapabilities, Artifact, Message, Part, SelectedInterface, Task, TaskState } from '../a2a/index.js';
 
 /** How the delegation follows the remote task; `auto` picks from the agent card's capabilities. */
 export type TrackingMode = 'auto' | 'stream' | 'poll' | 'push';
@@ -103,21 +103,51 @@ export interface DelegateResult {
   rounds: number;
 }
 
-/** The agent as resolved once per delegation; recorded in history, so replays never refetch. */
+/**
+ * The agent as resolved once per delegation; recorded in history, so replays never refetch.
+ * Only what the workflow and the activities need, bounded in size (a card can be a megabyte).
+ */
 export interface ResolvedAgent {
   /** The name the caller used (or the URL). */
   name: string;
   cardUrl: string;
-  card: AgentCard;
-  endpoint: SelectedInterface;
+  /** The card reduced (runs recorded before 0.2 carry the whole `AgentCard`, a superset of this). */
+  card: ResolvedCard;
+  endpoint: ResolvedEndpoint;
   /** The mode `auto` turns into for this agent and this worker. */
   autoMode: Exclude<TrackingMode, 'auto'>;
+}
+
+/** What the workflow reads from the card. */
+export interface ResolvedCard {
+  /** The card's name, at most 256 characters. */
+  name: string;
+  capabilities: Pick<AgentCapabilities, 'streaming' | 'pushNotifications' | 'extendedAgentCard'>;
+  /** The card was signed and its signature verified with a configured key. */
+  signed?: boolean;
+}
+
+/** The interface chosen, and what the card requires there (so every activity meets it the same way). */
+export interface ResolvedEndpoint extends SelectedInterface {
+  security?: EndpointSecurity;
+}
+
+/** The security requirement the worker will meet: bounded copies of what the card says about it. */
+export interface EndpointSecurity {
+  /** For messages: `scheme "oa" (OAuth 2.0 clientCredentials)`, at most 300 characters. */
+  description: string;
+  /** The token endpoint of the card's OAuth 2.0 client-credentials flow (used when the agents file names none). */
+  tokenUrl?: string;
+  /** The card's OpenID Connect discovery URL (likewise). */
+  openIdConnectUrl?: string;
+  /** Scopes the requirement lists (used when the agents file lists none). */
+  scopes?: string[];
 }
 
 /** What activities need to reach an agent: never the card, never a credential. */
 export interface AgentRef {
   name: string;
-  endpoint: SelectedInterface;
+  endpoint: ResolvedEndpoint;
 }
 
 /** Identifies one status of a task, so a question already answered is not asked twice. */

@@ -6,9 +6,14 @@ import { stripUndefined } from '../platform/strip-undefined.js';
 import { DEFAULT_TASK_QUEUE } from '../platform/temporal-config.js';
 import type { WebhookDeps } from '../activities/deps.js';
 import type { A2ALimits } from '../a2a/index.js';
+import type { AgentUrlSettings } from '../activities/agent-registry.js';
 import { loadWebhookDeps } from './webhook-config.js';
 
 const positiveInt = z.coerce.number().int().positive();
+/** `true`/`false` (also 1/0, yes/no, on/off). */
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'], { error: 'must be true or false' })
+  .transform((v) => ['true', '1', 'yes', 'on'].includes(v));
 
 const WorkerEnvSchema = z.object({
   A2A_TASK_QUEUE: z.string().min(1).default(DEFAULT_TASK_QUEUE),
@@ -36,6 +41,10 @@ const WorkerEnvSchema = z.object({
   A2A_MAX_ARTIFACTS_PER_TASK: positiveInt.optional(),
   A2A_MAX_PARTS_PER_ARTIFACT: positiveInt.optional(),
   A2A_MAX_JSON_DEPTH: positiveInt.optional(),
+  /** Agents may be named by URL in workflow inputs (not only by agents-file name). @default true */
+  A2A_AGENTS_BY_URL: bool.default(true),
+  /** Agents named by URL may be on private addresses (10/8, 172.16/12, 192.168/16, fc00::/7, 100.64/10). @default false */
+  A2A_ALLOW_PRIVATE_AGENT_URLS: bool.default(false),
 });
 
 export interface WorkerConfig {
@@ -50,6 +59,8 @@ export interface WorkerConfig {
   webhook?: WebhookDeps;
   /** The caps set in the environment (A2A_MAX_*); the others keep their defaults. */
   limits: Partial<A2ALimits>;
+  /** Agents named by URL: allowed at all (A2A_AGENTS_BY_URL), on private addresses (A2A_ALLOW_PRIVATE_AGENT_URLS). */
+  agentUrls: AgentUrlSettings;
 }
 
 /** @throws Error with a sentence naming the variable when the environment is invalid. */
@@ -82,6 +93,7 @@ export function loadWorkerConfig(
       maxPartsPerArtifact: e.A2A_MAX_PARTS_PER_ARTIFACT,
       maxJsonDepth: e.A2A_MAX_JSON_DEPTH,
     }),
+    agentUrls: { agentsByUrl: e.A2A_AGENTS_BY_URL, allowPrivate: e.A2A_ALLOW_PRIVATE_AGENT_URLS },
     ...stripUndefined(overrides),
   };
 }

@@ -39,7 +39,10 @@ export async function createA2AWorker(options: A2AWorkerOptions): Promise<A2AWor
   const { config } = options;
   const target = options.target ?? temporalTarget();
   const registry =
-    options.registry ?? (config.agentsFile ? loadAgentRegistry(config.agentsFile) : new AgentRegistry({ agents: {} }));
+    options.registry ??
+    (config.agentsFile
+      ? loadAgentRegistry(config.agentsFile, process.env, config.agentUrls)
+      : new AgentRegistry({ agents: {} }, process.env, undefined, config.agentUrls));
   const connection = options.connection ?? (await NativeConnection.connect(target.connectionOptions));
   try {
     const warning = await requireSearchAttributes(connection, target.namespace);

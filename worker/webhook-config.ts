@@ -4,6 +4,7 @@
  * to verify deliveries (the secret, its bind address and limits).
  */
 import { z } from 'zod';
+import { isLoopbackHost } from '../a2a/index.js';
 import type { WebhookDeps } from '../activities/deps.js';
 import { stripUndefined } from '../platform/strip-undefined.js';
 import { DEFAULT_MAX_BODY_BYTES } from './webhook-receiver.js';
@@ -20,6 +21,11 @@ const WebhookEnvSchema = z.object({
     .optional(),
   /** The receiver secret the per-delegation credentials are derived from. */
   A2A_WEBHOOK_SECRET: secret.optional(),
+  /** Allows an `http:` A2A_WEBHOOK_URL on a host that is not loopback (agents would send credentials in clear). */
+  A2A_WEBHOOK_ALLOW_INSECURE: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .default('false')
+    .transform((v) => v === 'true'),
   /** Comma-separated secrets being rotated out: the receiver still accepts credentials derived from them. */
   A2A_WEBHOOK_PREVIOUS_SECRETS: z
     .string()
@@ -73,6 +79,12 @@ export function loadWebhookDeps(env: NodeJS.ProcessEnv = process.env): WebhookDe
   if (!e.A2A_WEBHOOK_URL || !e.A2A_WEBHOOK_SECRET) {
     throw new Error(
       `Push mode needs both A2A_WEBHOOK_URL and A2A_WEBHOOK_SECRET, but only ${e.A2A_WEBHOOK_URL ? 'A2A_WEBHOOK_URL' : 'A2A_WEBHOOK_SECRET'} is set; set the other one, or unset both to go without push.`,
+    );
+  }
+  const url = new URL(e.A2A_WEBHOOK_URL);
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !e.A2A_WEBHOOK_ALLOW_INSECURE) {
+    throw new Error(
+      `A2A_WEBHOOK_URL is plain http to ${url.host}, which is not loopback: agents would send each delegation's push credential in clear; use https (a TLS-terminating proxy), or set A2A_WEBHOOK_ALLOW_INSECURE=true on a network you trust.`,
     );
   }
   return { publicUrl: e.A2A_WEBHOOK_URL, secret: e.A2A_WEBHOOK_SECRET };

@@ -10,9 +10,15 @@
 import { z } from 'zod';
 import { MetadataSchema, StringListSchema, StringMapSchema, wireObject } from './json.js';
 
+/** The longest interface URL accepted (browsers and proxies commonly stop near here). */
+export const MAX_INTERFACE_URL_LENGTH = 2048;
+
 export const AgentInterfaceSchema = wireObject({
-  /** An HTTPS URL (or `host:port` for gRPC). */
-  url: z.string({ error: 'expected a URL' }).min(1, { error: 'must not be empty' }),
+  /** An HTTPS URL (or `host:port` for gRPC), at most 2,048 characters (it is recorded in history). */
+  url: z
+    .string({ error: 'expected a URL' })
+    .min(1, { error: 'must not be empty' })
+    .max(MAX_INTERFACE_URL_LENGTH, { error: `must be at most ${MAX_INTERFACE_URL_LENGTH} characters` }),
   /** Open string: `JSONRPC`, `GRPC`, `HTTP+JSON`, or a URI for a custom binding. */
   protocolBinding: z
     .string({ error: 'expected a binding name such as HTTP+JSON' })

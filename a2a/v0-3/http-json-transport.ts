@@ -4,6 +4,7 @@
  * errors as `{code, message, data}` with the JSON-RPC code and an HTTP status. No
  * `A2A-Version` header, and no ListTasks.
  */
+import { parseAgentCard } from '../agent-card.js';
 import type { ErrorScope } from '../error-mapping.js';
 import type { StreamDecoder } from '../event-stream.js';
 import { RestConnection, embeddedError, restErrorEvent, seg } from '../http-json-transport.js';
@@ -117,5 +118,10 @@ export class LegacyHttpJsonTransport implements Transport {
   async deletePushConfig(req: PushConfigRef, o?: CallOptions): Promise<void> {
     const op = 'DeleteTaskPushNotificationConfig';
     await this.rest.call('DELETE', `/tasks/${seg(req.taskId)}/pushNotificationConfigs/${seg(req.id)}`, op, {}, o);
+  }
+
+  async getExtendedAgentCard(o?: CallOptions) {
+    const body = await this.rest.call('GET', '/card', 'GetExtendedAgentCard', {}, o);
+    return parseAgentCard(body, this.rest.parseContext('GetExtendedAgentCard', 'agent card'));
   }
 }

@@ -4,6 +4,7 @@
  * `kind`-tagged bodies; bare results. No `A2A-Version` header: a 1.0 server reads its absence
  * as 0.3, and a plain 0.3 server has never heard of it. 0.3 has no ListTasks.
  */
+import { parseAgentCard } from '../agent-card.js';
 import { UnsupportedOperationError } from '../errors.js';
 import type { BindingOptions } from '../binding-options.js';
 import { JsonRpcConnection } from '../json-rpc-transport.js';
@@ -105,7 +106,13 @@ export class LegacyJsonRpcTransport implements Transport {
       o,
     );
   }
+
+  async getExtendedAgentCard(o?: CallOptions) {
+    const result = await this.rpc.call('agent/getAuthenticatedExtendedCard', {}, 'GetExtendedAgentCard', o);
+    return parseAgentCard(result, this.rpc.parseContext('GetExtendedAgentCard', 'agent card'));
+  }
 }
+
 
 /** 0.3 has no ListTasks operation on any binding. */
 export function unsupportedListTasks(agentUrl: string): UnsupportedOperationError {
@@ -114,4 +121,5 @@ export function unsupportedListTasks(agentUrl: string): UnsupportedOperationErro
     agentUrl,
     message: `ListTasks to ${agentUrl} is not possible because A2A 0.3 has no ListTasks operation; use a 1.0 interface of the agent, or keep the task ids and read each task with GetTask.`,
   });
+
 }

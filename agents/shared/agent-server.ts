@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { timingSafeEqual } from 'node:crypto';
 import express, { type RequestHandler } from 'express';
@@ -12,6 +12,7 @@ import {
 } from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, restHandler } from '@a2a-js/sdk/server/express';
 import { createLegacyAwarePushNotificationSender } from '@a2a-js/sdk/compat/v0_3/server';
+import { createAgentServer, requireAccessToken, type AgentSecurityOptions } from './agent-security.js';
 import { buildAgentCard, JSONRPC_PATH, REST_PATH, type AgentDescription } from './agent-card.js';
 import { StatsRecorder, type AgentStats } from './agent-stats.js';
 import { CountingTaskStore } from './counting-task-store.js';
@@ -31,13 +32,15 @@ export interface AgentServerOptions {
    * 401. For tests that prove credentials are sent, and as an example of a protected agent.
    */
   bearerToken?: string;
+  /** OAuth 2.0 tokens, mutual TLS, a card with security requirements, signed, with an extended card. */
+  security?: AgentSecurityOptions;
 }
 
 /** A sample agent listening on its port. */
 export interface RunningAgent {
   /** The agent card's `name`. */
   name: string;
-  /** `http://HOST:PORT`, with the port actually bound. */
+  /** `http://HOST:PORT` (`https:` with `security.tls`), with the port actually bound. */
   baseUrl: string;
   /** `baseUrl + '/.well-known/agent-card.json'`. */
   cardUrl: string;
@@ -70,12 +73,14 @@ export async function startAgentServer(
 ): Promise<RunningAgent> {
   const host = options.host ?? '127.0.0.1';
   const legacy = options.legacy ?? false;
-  const server = createServer();
+  const security = options.security;
+  const { server, scheme } = createAgentServer(security);
   await listen(server, options.port ?? 0, host, definition.description.name);
   const { port } = server.address() as AddressInfo;
-  const baseUrl = `http://${options.publicHost ?? urlHost(host)}:${port}`;
+  const baseUrl = `${scheme}://${options.publicHost ?? urlHost(host)}:${port}`;
 
-  const card = buildAgentCard(definition.description, baseUrl, legacy);
+  const built = buildAgentCard(definition.description, baseUrl, legacy);
+  const card = security?.card ? security.card(built) : built;
   const recorder = new StatsRecorder(JSONRPC_PATH);
   const taskStore = new CountingTaskStore(new InMemoryTaskStore(), () => recorder.taskCreated());
   const pushStore = new InMemoryPushNotificationStore();
@@ -91,6 +96,8 @@ export async function startAgentServer(
     undefined,
     pushStore,
     pushSender,
+    security?.extendedCard ? async () => security.extendedCard!(card) : undefined,
+    security?.signCard,
   );
   const legacyCompat = legacy ? { enabled: true } : undefined;
 
@@ -99,6 +106,7 @@ export async function startAgentServer(
   app.use(recorder.middleware);
   app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: requestHandler, legacyCompat }));
   if (options.bearerToken) app.use([JSONRPC_PATH, REST_PATH], requireBearer(options.bearerToken));
+  if (security?.oauth) app.use([JSONRPC_PATH, REST_PATH], requireAccessToken(security.oauth));
   app.use(JSONRPC_PATH, jsonRpcHandler({ requestHandler, userBuilder: recorder.userBuilder, legacyCompat }));
   app.use(REST_PATH, restHandler({ requestHandler, userBuilder: recorder.userBuilder, legacyCompat }));
   // Attached after listen because the card needs the bound port; no request can be parsed before

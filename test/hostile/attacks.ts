@@ -37,6 +37,13 @@ export interface HostileAttack {
   watch?: boolean;
   /** What the agent must have observed by the end (e.g. the receiver's answer to a forgery). */
   observations?: Record<string, unknown>;
+  /**
+   * The workflow input names the agent by this URL (computed from the agent's base URL) instead
+   * of by its agents-file entry: the agent is then a stranger to the worker.
+   */
+  agentUrl?: (baseUrl: string) => string;
+  /** The most requests the agent may have received by the end (0: nothing was sent to it). */
+  requestsAtMost?: number;
   agent: AgentScript;
 }
 
@@ -384,13 +391,14 @@ const LIST: HostileAttack[] = [
     agent: { intercept: onSend(() => ({ status: 429, headers: { 'retry-after': '999999999' }, body: '' })) },
   },
   ...ECHO_ATTACKS,
-  // Pending: need the outbound policy, byte caps, id bounds and scrubbing of issue 12.
+  // Where we connect: the outbound policy (issue 12.1).
   {
     name: 'interface-on-another-origin',
     description:
       'The card served at the configured URL names an interface on another origin (localhost instead of 127.0.0.1): the bearer token must not go there.',
     expectedCode: 'A2A_INTERFACE_ORIGIN_MISMATCH',
     maxSeconds: 15,
+    requestsAtMost: 1,
     observations: { 'request-at-other-origin': undefined },
     agent: {
       card: cardWithInterface((own) => own.replace('127.0.0.1', 'localhost')),
@@ -402,12 +410,76 @@ const LIST: HostileAttack[] = [
   },
   {
     name: 'interface-decimal-ip',
-    description: 'The card names its interface as http://2130706433:<port> (127.0.0.1 in decimal), another origin.',
+    description:
+      'The card names its interface as http://2130706434:<port> (127.0.0.2 in decimal), another origin that a string comparison would not recognise.',
     expectedCode: 'A2A_INTERFACE_ORIGIN_MISMATCH',
     maxSeconds: 15,
+    requestsAtMost: 1,
     agent: {
-      card: cardWithInterface((own) => own.replace('127.0.0.1', '2130706433')),
+      card: cardWithInterface((own) => own.replace('127.0.0.1', '2130706434')),
     },
+  },
+  {
+    name: 'interface-ipv4-mapped-ipv6',
+    description:
+      'The card names its interface as http://[::ffff:127.0.0.1]:<port>, the same machine in IPv4-mapped IPv6 notation: another origin.',
+    expectedCode: 'A2A_INTERFACE_ORIGIN_MISMATCH',
+    maxSeconds: 15,
+    requestsAtMost: 1,
+    agent: {
+      card: cardWithInterface((own) => own.replace('127.0.0.1', '[::ffff:127.0.0.1]')),
+    },
+  },
+  {
+    name: 'interface-with-userinfo',
+    description:
+      'The card names its interface with user info (http://admin:hunter2@127.0.0.1:<port>/…) on its own origin.',
+    expectedCode: 'A2A_OUTBOUND_REFUSED',
+    maxSeconds: 15,
+    requestsAtMost: 1,
+    agent: {
+      card: cardWithInterface((own) => own.replace('http://', 'http://admin:hunter2@')),
+    },
+  },
+  {
+    name: 'agent-url-metadata-address',
+    description:
+      'The workflow input names the agent as https://169.254.169.254/latest/meta-data/ (the cloud metadata address).',
+    expectedCode: 'A2A_OUTBOUND_REFUSED',
+    maxSeconds: 15,
+    requestsAtMost: 0,
+    agentUrl: () => 'https://169.254.169.254/latest/meta-data/',
+    agent: {},
+  },
+  {
+    name: 'agent-url-decimal-loopback',
+    description:
+      "The workflow input names the agent by URL as http://2130706433:<port> (this machine's loopback in decimal), not by its entry.",
+    expectedCode: 'A2A_OUTBOUND_REFUSED',
+    maxSeconds: 15,
+    requestsAtMost: 0,
+    agentUrl: (baseUrl) => baseUrl.replace('127.0.0.1', '2130706433'),
+    agent: {},
+  },
+  {
+    name: 'agent-url-mapped-loopback',
+    description:
+      'The workflow input names the agent by URL as http://[::ffff:7f00:1]:<port> (loopback in IPv4-mapped IPv6).',
+    expectedCode: 'A2A_OUTBOUND_REFUSED',
+    maxSeconds: 15,
+    requestsAtMost: 0,
+    agentUrl: (baseUrl) => baseUrl.replace('127.0.0.1', '[::ffff:7f00:1]'),
+    agent: {},
+  },
+  {
+    name: 'agent-url-plain-http',
+    description:
+      'The workflow input names the agent as http://agents.example.com/ (plain http to a host that is not loopback).',
+    expectedCode: 'A2A_OUTBOUND_REFUSED',
+    maxSeconds: 15,
+    requestsAtMost: 0,
+    agentUrl: () => 'http://agents.example.com/',
+    agent: {},
   },
   {
     name: 'interface-file-url',
@@ -415,6 +487,7 @@ const LIST: HostileAttack[] = [
       'The card names a file: URL as its interface (today a retryable connection error, retried for minutes).',
     expectedCode: 'A2A_INTERFACE_ORIGIN_MISMATCH',
     maxSeconds: 15,
+    requestsAtMost: 1,
     agent: {
       card: cardWithInterface(() => 'file:///etc/passwd'),
     },
@@ -500,6 +573,7 @@ const LIST: HostileAttack[] = [
       "Names an interface URL of 200,000 slashes (a backtracking regex stalled the worker's event loop ~20 s).",
     expectedCode: 'A2A_INVALID_AGENT_RESPONSE',
     maxSeconds: 15,
+    requestsAtMost: 1,
     agent: {
       card: cardWithInterface((own) => `${own}${'/'.repeat(200_000)}x`),
     },
@@ -528,12 +602,7 @@ export const ATTACKS: ReadonlyMap<string, HostileAttack> = new Map(LIST.map((a) 
  * Attacks written down but not run yet, each with the product change it waits for (issue 12).
  * Moving a name from here to {@link EXECUTED_ATTACKS} is all it takes to run it.
  */
-export const PENDING_ATTACKS: Readonly<Record<string, string>> = {
-  'interface-on-another-origin': 'the outbound policy (A2A_INTERFACE_ORIGIN_MISMATCH); today the token goes there',
-  'interface-decimal-ip': 'the outbound policy; today the decimal host is accepted',
-  'interface-file-url': 'the outbound policy; today a retryable connection error retried for minutes',
-  'backtracking-interface-url': 'no backtracking regex on remote strings; today a ~20 s event-loop stall',
-};
+export const PENDING_ATTACKS: Readonly<Record<string, string>> = {};
 
 /** The attacks the integration test runs, in order. */
 export const EXECUTED_ATTACKS: readonly string[] = LIST.map((a) => a.name).filter((name) => !(name in PENDING_ATTACKS));

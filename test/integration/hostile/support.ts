@@ -117,7 +117,7 @@ export interface AttackOutcome {
 /** Runs the `delegate` workflow against the attack's agent until it ends (cancelling it when the agent asks). */
 export async function runAttack(rig: HostileRig, attack: HostileAttack): Promise<AttackOutcome> {
   const input: DelegateInput = {
-    agent: attack.name,
+    agent: attack.agentUrl ? attack.agentUrl(rig.agents.get(attack.name)!.baseUrl) : attack.name,
     label: attack.name,
     text: 'Check the dependencies of payment-service for the upgrade to 2.0.0.',
     mode: attack.mode ?? 'poll',
@@ -173,7 +173,10 @@ async function statusOutputs(rig: HostileRig, workflowId: string) {
  * Runs the CLI in this process (the same `runCli` the `a2a-temporal` binary calls; a process per
  * call would cost seconds of CPU each) and returns everything it printed, stdout and stderr.
  */
-export async function cliOutput(rig: HostileRig, args: string[]): Promise<{ args: string[]; output: string }> {
+export async function cliOutput(
+  rig: Pick<HostileRig, 'temporal'>,
+  args: string[],
+): Promise<{ args: string[]; output: string }> {
   const server = rig.temporal.server;
   let output = '';
   const capture = (...parts: unknown[]) => void (output += `${format(...parts)}\n`);
@@ -257,6 +260,8 @@ export async function expectContained(rig: HostileRig, attack: HostileAttack, ou
     agent.openTasks().map((t) => `${t.id} ${t.status.state}`),
     'tasks still open at the agent',
   ).toEqual([]);
+  if (attack.requestsAtMost !== undefined)
+    expect(agent.requests.length, 'requests the agent received').toBeLessThanOrEqual(attack.requestsAtMost);
   for (const [key, value] of Object.entries(attack.observations ?? {}))
     expect(agent.observations.get(key), `the agent's observation "${key}"`).toEqual(value);
 

@@ -318,3 +318,17 @@ describe('bounds and secrets of mapped errors', () => {
     expect(`${cause.stack}${cause.cause.stack}`).not.toContain('k3y');
   });
 });
+
+describe('a refusal by the agent (401/403)', () => {
+  it('names the scheme the card asks for', () => {
+    const scope = {
+      operation: 'SendMessage',
+      agentUrl: 'https://a.example/a2a',
+      authScheme: 'scheme "oa" (OAuth 2.0 clientCredentials)',
+    };
+    expect(errorFromHttpResponse(401, {}, '', scope).message).toBe(
+      'SendMessage to https://a.example/a2a was refused because the agent did not accept the client\'s credentials (the card asks for scheme "oa" (OAuth 2.0 clientCredentials)); check the credentials configured for this agent.',
+    );
+    expect(errorFromHttpResponse(403, {}, '', scope).message).toContain('(the card asks for scheme "oa"');
+  });
+});

@@ -15,3 +15,16 @@ describe('loadWorkerConfig limits', () => {
     expect(() => loadWorkerConfig({ A2A_MAX_ARTIFACTS_PER_TASK: '0' })).toThrow('A2A_MAX_ARTIFACTS_PER_TASK');
   });
 });
+
+describe('loadWorkerConfig agents named by URL', () => {
+  it('allows them on public addresses by default, and reads both switches', () => {
+    expect(loadWorkerConfig({}).agentUrls).toEqual({ agentsByUrl: true, allowPrivate: false });
+    expect(loadWorkerConfig({ A2A_AGENTS_BY_URL: 'false', A2A_ALLOW_PRIVATE_AGENT_URLS: 'true' }).agentUrls).toEqual({
+      agentsByUrl: false,
+      allowPrivate: true,
+    });
+    expect(() => loadWorkerConfig({ A2A_AGENTS_BY_URL: 'maybe' })).toThrow(
+      'Environment variable A2A_AGENTS_BY_URL is invalid: must be true or false.',
+    );
+  });
+});

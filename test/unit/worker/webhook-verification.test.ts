@@ -120,6 +120,14 @@ describe('webhook settings', () => {
     );
   });
 
+  it('refuse a plain-http webhook URL on a host that is not loopback unless A2A_WEBHOOK_ALLOW_INSECURE is true', () => {
+    const insecure = { A2A_WEBHOOK_URL: 'http://worker:8787', A2A_WEBHOOK_SECRET: SECRET };
+    expect(() => loadWebhookDeps(insecure)).toThrow(/plain http to worker:8787.*A2A_WEBHOOK_ALLOW_INSECURE=true/);
+    expect(loadWebhookDeps({ ...insecure, A2A_WEBHOOK_ALLOW_INSECURE: 'true' })?.publicUrl).toBe('http://worker:8787');
+    for (const loopback of ['http://127.0.0.1:8787', 'http://localhost:8787', 'http://[::1]:8787'])
+      expect(loadWebhookDeps({ A2A_WEBHOOK_URL: loopback, A2A_WEBHOOK_SECRET: SECRET })?.publicUrl).toBe(loopback);
+  });
+
   it('give the receiver its secret, rotated-out secrets, bind addresses and stats port; flags win', () => {
     const env = {
       A2A_WEBHOOK_SECRET: SECRET,

@@ -6,7 +6,7 @@ import type { Dispatcher } from 'undici';
 import type { AuthResolver } from './auth.js';
 import { NoUsableInterfaceError, type ErrorContext } from './errors.js';
 import { errorFromHttpResponse, headerValue } from './error-mapping.js';
-import { HttpClient, displayUrl } from './http.js';
+import { HttpClient, displayUrl, type HttpObserver } from './http.js';
 import type { A2ALimits } from './limits.js';
 import { AgentCardSchema, type AgentCard } from './schemas/agent-card.js';
 import { parseJsonText, parseWire, type ParseContext } from './validation.js';
@@ -47,6 +47,8 @@ export interface FetchAgentCardOptions {
   userAgent?: string;
   /** Caps on what is read; the card is bounded by `maxCardBytes`. @default DEFAULT_LIMITS */
   limits?: Partial<A2ALimits>;
+  /** Sees the request (see {@link HttpObserver}). */
+  observer?: HttpObserver;
 }
 
 /** A base URL gets `/.well-known/agent-card.json` appended; a URL ending in `.json` is used as is. */
@@ -75,6 +77,7 @@ export async function fetchAgentCard(
     ...(options.auth ? { auth: options.auth } : {}),
     ...(options.userAgent ? { userAgent: options.userAgent } : {}),
     ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.observer ? { observer: options.observer } : {}),
   });
   const headers: Record<string, string> = { accept: 'application/json', 'a2a-version': '1.0' };
   const previous = options.previous?.cardUrl === cardUrl ? options.previous : undefined;

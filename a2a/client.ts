@@ -7,7 +7,7 @@ import type { Dispatcher } from 'undici';
 import { selectInterface, type SelectedInterface } from './agent-card.js';
 import type { AuthResolver } from './auth.js';
 import type { BindingOptions } from './binding-options.js';
-import { HttpClient } from './http.js';
+import { HttpClient, type HttpObserver } from './http.js';
 import { HttpJsonTransport } from './http-json-transport.js';
 import { JsonRpcTransport } from './json-rpc-transport.js';
 import type { A2ALimits } from './limits.js';
@@ -27,6 +27,8 @@ export interface A2AClientOptions {
   userAgent?: string;
   /** Caps on what the agent may send: bytes of bodies and SSE, artifacts, parts, JSON depth. @default DEFAULT_LIMITS */
   limits?: Partial<A2ALimits>;
+  /** Sees every request of this client (see {@link HttpObserver}). */
+  observer?: HttpObserver;
 }
 
 /** A card (its best interface is used) or an interface chosen earlier (the card is then optional). */
@@ -68,6 +70,7 @@ export function createA2AClient(target: A2AClientTarget, options: A2AClientOptio
     ...(options.auth ? { auth: options.auth } : {}),
     ...(options.userAgent ? { userAgent: options.userAgent } : {}),
     ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.observer ? { observer: options.observer } : {}),
   });
   const transport = createTransport({
     endpoint,

@@ -34,6 +34,24 @@ export interface HttpClientOptions {
   userAgent?: string;
   /** Byte caps of what is read. @default DEFAULT_LIMITS */
   limits?: Partial<A2ALimits>;
+  /** Sees every request leave and learns its outcome (tracing, metrics); it may add headers. */
+  observer?: HttpObserver;
+}
+
+/**
+ * A hook on every request, for telemetry kept outside this folder: `request` is called as the
+ * request leaves and may return headers to add (a trace context, say: credentials and the
+ * caller's headers win over them); `end` is called once, with the response status when the
+ * headers arrived, or with the error when none did. What it is told is safe to record: the
+ * method, the URL without user info, query or fragment, and the operation.
+ */
+export interface HttpObserver {
+  request(info: { method: string; url: string; operation?: string | undefined }): HttpObservation | undefined;
+}
+
+export interface HttpObservation {
+  headers?: Record<string, string>;
+  end(outcome: { status?: number; error?: unknown }): void;
 }
 
 export interface HttpRequest {
@@ -167,6 +185,7 @@ export class HttpClient {
   /** A request/response exchange whose body is read completely (at most its byte cap), within `timeoutMs`. */
   async unary(req: HttpRequest, timeoutMs?: number): Promise<HttpResponse> {
     const prepared = await this.prepare(req);
+    const observed = prepared.observation;
     const limit = req.bodyLimit ?? 'maxBodyBytes';
     const tooLarge = () => new ResponseTooLargeError({ ...req.context, limit, max: this.limits[limit] });
     const guard = new AbortGuard(req.signal);
@@ -183,6 +202,7 @@ export class HttpClient {
         ...(this.options.dispatcher ? { dispatcher: this.options.dispatcher } : {}),
       });
       const text = await readText(res, this.limits[limit], guard, tooLarge);
+      observed?.end({ status: res.statusCode });
       return {
         status: res.statusCode,
         headers: res.headers,
@@ -190,7 +210,9 @@ export class HttpClient {
         scope: { ...req.context, secrets: prepared.secrets },
       };
     } catch (error) {
-      throw guard.classify(error, { ...req.context, secrets: prepared.secrets }, { timeoutMs });
+      const classified = guard.classify(error, { ...req.context, secrets: prepared.secrets }, { timeoutMs });
+      observed?.end({ error: classified });
+      throw classified;
     } finally {
       guard.dispose();
     }
@@ -216,8 +238,11 @@ export class HttpClient {
       });
     } catch (error) {
       guard.dispose();
-      throw guard.classify(error, scope, { timeoutMs: options.connectTimeoutMs });
+      const classified = guard.classify(error, scope, { timeoutMs: options.connectTimeoutMs });
+      prepared.observation?.end({ error: classified });
+      throw classified;
     }
+    prepared.observation?.end({ status: res.statusCode });
     guard.clearTimer();
     const idle = options.idleTimeoutMs;
     guard.startTimer('idle', idle);
@@ -251,9 +276,12 @@ export class HttpClient {
     };
   }
 
-  private async prepare(
-    req: HttpRequest,
-  ): Promise<{ url: string; headers: Record<string, string>; secrets: readonly string[] }> {
+  private async prepare(req: HttpRequest): Promise<{
+    url: string;
+    headers: Record<string, string>;
+    secrets: readonly string[];
+    observation: HttpObservation | undefined;
+  }> {
     const auth = await resolveAuth(this.options.auth);
     const url = new URL(req.url);
     for (const secret of [...secretsOf(auth), ...urlSecrets(url)]) this.remember(secret);
@@ -264,9 +292,15 @@ export class HttpClient {
     }
     for (const [key, value] of Object.entries(auth.query ?? {})) url.searchParams.set(key, value);
     const headers: Record<string, string> = { 'user-agent': this.options.userAgent ?? DEFAULT_USER_AGENT };
+    const observation = this.options.observer?.request({
+      method: req.method,
+      url: displayUrl(req.url),
+      operation: req.context.operation,
+    });
+    for (const [key, value] of Object.entries(observation?.headers ?? {})) headers[key.toLowerCase()] = value;
     for (const [key, value] of Object.entries(req.headers)) headers[key.toLowerCase()] = value;
     for (const [key, value] of Object.entries(auth.headers ?? {})) headers[key.toLowerCase()] = value;
-    return { url: url.toString(), headers, secrets: this.secrets };
+    return { url: url.toString(), headers, secrets: this.secrets, observation };
   }
 
   private remember(secret: string): void {

@@ -1,6 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { createA2AClient, type A2AClient, type A2ALimits } from '../a2a/index.js';
 import type { AgentRef } from '../contract/delegation-types.js';
+import type { A2ATelemetry } from '../telemetry/a2a-telemetry.js';
 import type { AgentRegistry } from './agent-registry.js';
 import type { AgentCardCache } from './card-cache.js';
 
@@ -16,6 +17,8 @@ export interface ActivityDeps {
   requestTimeoutMs: number;
   /** Caps on what agents may send (bytes, artifacts, parts, JSON depth). @default DEFAULT_LIMITS */
   limits?: Partial<A2ALimits>;
+  /** Spans, trace context and metrics of agent requests; unset = none. */
+  telemetry?: A2ATelemetry;
 }
 
 /** Push mode's receiver, as the activities see it. */
@@ -29,8 +32,15 @@ export interface WebhookDeps {
 /** An A2A client for `agent`, with its credential resolved from the registry on every request. */
 export function clientFor(deps: ActivityDeps, agent: AgentRef): A2AClient {
   const { auth } = deps.registry.locate(agent.name);
-  return createA2AClient(
+  const client = createA2AClient(
     { endpoint: agent.endpoint },
-    { dispatcher: deps.dispatcher, auth, timeoutMs: deps.requestTimeoutMs, limits: deps.limits },
+    {
+      dispatcher: deps.dispatcher,
+      auth,
+      timeoutMs: deps.requestTimeoutMs,
+      limits: deps.limits,
+      observer: deps.telemetry?.observer,
+    },
   );
+  return deps.telemetry ? deps.telemetry.wrap(client, agent.name) : client;
 }

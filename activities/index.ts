@@ -32,6 +32,8 @@ export interface CreateActivitiesOptions {
   webhook?: ActivityDeps['webhook'];
   /** Caps on what agents may send: bytes of bodies, cards and SSE, artifacts, parts, JSON depth. @default DEFAULT_LIMITS */
   limits?: ActivityDeps['limits'];
+  /** Spans and metrics of agent requests (see telemetry/); unset = none. */
+  telemetry?: ActivityDeps['telemetry'];
 }
 
 export function createActivities(options: CreateActivitiesOptions = {}) {
@@ -40,11 +42,12 @@ export function createActivities(options: CreateActivitiesOptions = {}) {
   const dispatcher = options.dispatcher ?? new Agent({ connections: 256, bodyTimeout: 0, keepAliveTimeout: 30_000 });
   const deps: ActivityDeps = {
     registry: options.registry ?? new AgentRegistry({ agents: {} }),
-    cards: new AgentCardCache({ dispatcher, limits: options.limits }),
+    cards: new AgentCardCache({ dispatcher, limits: options.limits, observer: options.telemetry?.observer }),
     dispatcher,
     webhook: options.webhook,
     requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
     limits: options.limits,
+    telemetry: options.telemetry,
   };
   return {
     resolveAgent: (input: ResolveAgentInput) => resolveAgent(deps, input),

@@ -16,6 +16,7 @@ import { registerReleaseCommand } from './commands/release.js';
 import { registerServerCommand } from './commands/server.js';
 import { registerSetupCommand } from './commands/setup.js';
 import { registerStatusCommand } from './commands/status.js';
+import { registerTracesCommand } from './commands/traces.js';
 import { registerWatchCommand } from './commands/watch.js';
 import { registerWebhookCommand } from './commands/webhook.js';
 import { registerWorkerCommand } from './commands/worker.js';
@@ -75,6 +76,7 @@ async function run(argv: string[]): Promise<number> {
   registerAgentsCommand(program);
   registerWorkerCommand(program);
   registerWebhookCommand(program);
+  registerTracesCommand(program);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

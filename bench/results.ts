@@ -3,6 +3,7 @@ import type { Machine } from './machine.js';
 import type { HistoryShape } from './phases/history.js';
 import type { ParkedFigures } from './phases/parked.js';
 import type { ResumeFigures } from './phases/resume.js';
+import type { TracingFigures } from './phases/tracing.js';
 import type { ThroughputResult } from './phases/throughput.js';
 import type { Summary } from './stats.js';
 import type { Variant } from './variants/variant.js';
@@ -31,6 +32,8 @@ export interface BenchResults {
   parked_blocking_activity?: ParkedFigures;
   resume_after_kill_s?: number;
   resume_after_kill?: ResumeFigures;
+  /** delegate_stream with tracing off (no OTEL_* variable) and on (OTLP export, traced client). */
+  tracing?: TracingFigures;
   targets?: TargetResult[];
 }
 

@@ -34,13 +34,19 @@ export function activeTracing(): Tracing | undefined {
 }
 
 /**
- * Starts the SDK when the environment asks for traces (once per process; later calls return
- * the same). `serviceName` applies when `OTEL_SERVICE_NAME` is not set.
+ * Starts the SDK when `env` asks for traces (once per process; later calls return the same).
+ * `serviceName` applies when `OTEL_SERVICE_NAME` is not set.
  * @returns undefined when tracing is off.
  */
 export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = process.env): Tracing | undefined {
   if (active) return active;
   if (!telemetrySettings(env).traces) return undefined;
+  // The SDK reads process.env as it builds its exporters: give it `env`'s OTEL_* for that time only.
+  const otel = Object.fromEntries(Object.entries(env).filter(([key]) => key.startsWith('OTEL_')));
+  return withEnv({ ...otel, OTEL_METRICS_EXPORTER: 'none' }, () => start(serviceName, env));
+}
+
+function start(serviceName: string, env: NodeJS.ProcessEnv): Tracing {
   const sdk = new NodeSDK({
     ...(env.OTEL_SERVICE_NAME ? {} : { serviceName }),
     resourceDetectors: [envDetectorSync, hostDetectorSync, osDetectorSync],
@@ -49,8 +55,8 @@ export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = proce
     instrumentations: [],
   });
   // Metrics are the Temporal runtime's (one endpoint for its metrics and ours): the SDK must not
-  // open a second Prometheus listener or OTLP pipeline from the same variable.
-  withEnv('OTEL_METRICS_EXPORTER', 'none', () => sdk.start());
+  // open a second Prometheus listener or OTLP pipeline from the same variable (see startTracing).
+  sdk.start();
   const provider = (trace.getTracerProvider() as ProxyTracerProvider).getDelegate() as BasicTracerProvider;
   let stopping: Promise<void> | undefined;
   active = {
@@ -66,13 +72,15 @@ export async function stopTracing(): Promise<void> {
   await active?.shutdown();
 }
 
-function withEnv(name: string, value: string, fn: () => void): void {
-  const before = process.env[name];
-  process.env[name] = value;
+function withEnv<T>(values: Record<string, string | undefined>, fn: () => T): T {
+  const before = Object.fromEntries(Object.keys(values).map((key) => [key, process.env[key]]));
+  Object.assign(process.env, values);
   try {
-    fn();
+    return fn();
   } finally {
-    if (before === undefined) delete process.env[name];
-    else process.env[name] = before;
+    for (const [key, value] of Object.entries(before)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
   }
 }

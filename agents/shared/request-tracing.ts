@@ -2,7 +2,8 @@
  * The agent's side of a traced call: a SERVER span per request that continues the caller's trace
  * (W3C `traceparent`/`tracestate`), so the coordinator's request span and the agent's handling
  * of it are one trace. The SDK's handlers run inside the span's context. Installed only when the
- * agents' process traces (OTEL_* variables); attributes are the method, route, path and status.
+ * agents' process traces (OTEL_* variables); a request without a trace context starts none.
+ * Attributes are the method, route, path and status.
  */
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { RequestHandler } from 'express';
@@ -12,6 +13,7 @@ export function requestTracing(agentName: string, routes: readonly string[]): Re
   const tracer = trace.getTracer('a2a-temporal-agents');
   return (req, res, next) => {
     const parent = propagation.extract(ROOT_CONTEXT, req.headers);
+    if (!trace.getSpanContext(parent)) return next();
     const route = routes.find((r) => req.path === r || req.path.startsWith(`${r}/`)) ?? req.path;
     const span = tracer.startSpan(
       `${req.method} ${route}`,

@@ -5,7 +5,7 @@
  * workflow spans, and the count of retried activity attempts.
  */
 import type { Context as ActivityContext } from '@temporalio/activity';
-import type { MetricMeter } from '@temporalio/common';
+import { defaultPayloadConverter, type Headers, type MetricMeter } from '@temporalio/common';
 import {
   makeWorkflowExporter,
   OpenTelemetryActivityInboundInterceptor,
@@ -30,6 +30,23 @@ export function activityInterceptors(
       inbound: new OpenTelemetryActivityInboundInterceptor(ctx),
       outbound: new OpenTelemetryActivityOutboundInterceptor(ctx),
     }));
+    // The SDK logs an attempt's end ("Activity failed", …) after its span has ended: those lines
+    // get the trace id from the activity's headers instead.
+    factories.push(() => {
+      let traceId: string | undefined;
+      return {
+        inbound: {
+          execute(input, next) {
+            traceId = traceIdOf(input.headers);
+            return next(input);
+          },
+        },
+        outbound: {
+          getLogAttributes: (input, next) =>
+            next(traceId && !('trace_id' in input) ? { trace_id: traceId, ...input } : input),
+        },
+      };
+    });
   }
   if (telemetry.meter) {
     const metrics = new A2AMetrics(telemetry.meter);
@@ -43,6 +60,19 @@ export function activityInterceptors(
     }));
   }
   return factories;
+}
+
+/** The trace id in the interceptors' `_tracer-data` header (a W3C `traceparent`), if any. */
+function traceIdOf(headers: Headers): string | undefined {
+  const payload = headers['_tracer-data'];
+  if (!payload) return undefined;
+  try {
+    const { traceparent } = defaultPayloadConverter.fromPayload<{ traceparent?: string }>(payload);
+    const id = traceparent?.split('-')[1];
+    return id && /^[0-9a-f]{32}$/.test(id) ? id : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The agent an activity's input names (`{ agent: 'name' }` or `{ agent: { name } }`). */

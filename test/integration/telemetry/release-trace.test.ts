@@ -10,6 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { Client } from '@temporalio/client';
+import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChangelogAgent, startDependencyCompatAgent, startLicenseAgent } from '../../../agents/index.js';
 import type { RunningAgent } from '../../../agents/index.js';
@@ -21,7 +22,7 @@ import { SORT_REQUEST } from '../../../workflows/index.js';
 import { SAMPLE_RELEASE_START, runCliProcess } from '../../helpers/cli-process.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../../helpers/otlp-receiver.js';
 import { waitForPhase, waitForQuestions } from '../../helpers/releases.js';
-import { uniqueTaskQueue, useTemporal } from '../../helpers/temporal.js';
+import { temporalServer, uniqueTaskQueue, useTemporal } from '../../helpers/temporal.js';
 import { spawnWorkerProcess, type WorkerProcess } from '../../helpers/worker-process.js';
 import { renderTree, spanTree } from '../../helpers/span-tree.js';
 
@@ -192,6 +193,22 @@ describe('a traced release', () => {
         expect(handled.length).toBeGreaterThan(0);
       }
       if (mode === 'stream') console.log(`span tree of ${id} (stream):\n${renderTree(spanTree(trace))}`);
+    }
+
+    // Traced runs replay without a determinism error (their workflow spans are made again, with the same ids).
+    const histories = await Promise.all(
+      runs
+        .flatMap(({ id }) => [id, `${id}/compat`])
+        .map(async (workflowId) => ({
+          workflowId,
+          history: await client.workflow.getHandle(workflowId).fetchHistory(),
+        })),
+    );
+    for await (const replay of Worker.runReplayHistories(
+      { workflowBundle: { codePath: temporalServer().workflowBundlePath } },
+      histories,
+    )) {
+      expect(replay.error, replay.workflowId).toBeUndefined();
     }
 
     // Nothing secret, no message text, no artifact content in anything exported.

@@ -92,6 +92,47 @@ describe('a traced delegation whose worker is killed', () => {
   });
 });
 
+describe('the logs of a traced worker', () => {
+  it('are one JSON object per line with A2A_LOG_FORMAT=json, carrying the workflow id and the trace id', async () => {
+    const taskQueue = uniqueTaskQueue('json-logs');
+    // The agent wants a token the worker does not have: the activity fails, and the SDK logs it.
+    const guarded = await startDependencyCompatAgent({ port: 0, bearerToken: 'not-given' });
+    const worker = await spawnWorkerProcess(
+      taskQueue,
+      { agents: { compat: { url: guarded.baseUrl, auth: { type: 'bearer', tokenEnv: 'JSON_LOG_TEST_TOKEN' } } } },
+      { ...otel, A2A_LOG_FORMAT: 'json' },
+    );
+    let stderr = '';
+    worker.child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    try {
+      const handle = await startDelegate(client, taskQueue, compatRequest({ mode: 'stream' }));
+      await expect(handle.result()).rejects.toThrow();
+      const root = await receiver.waitFor(
+        (spans) =>
+          spans.find(
+            (s) => s.name === 'StartWorkflow:delegate' && s.attributes.temporalWorkflowId === handle.workflowId,
+          ),
+        'the delegation root span',
+      );
+      const lines = await waitFor(
+        () => {
+          const all = stderr.split('\n').filter((l) => l.trim());
+          return all.some((l) => l.includes(handle.workflowId)) ? all : undefined;
+        },
+        { what: 'a log line about the delegation' },
+      );
+      const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+      for (const entry of entries) expect(Object.keys(entry).slice(0, 3)).toEqual(['time', 'level', 'message']);
+      const about = entries.filter((e) => e.workflowId === handle.workflowId);
+      expect(about.length).toBeGreaterThan(0);
+      expect(about.some((e) => e.trace_id === root.traceId)).toBe(true);
+    } finally {
+      await worker.kill('SIGTERM');
+      await guarded.close();
+    }
+  });
+});
+
 describe('the metrics endpoint of a worker', () => {
   it("serves the SDK's worker metrics and ours with the expected labels and counts after a run", async () => {
     const taskQueue = uniqueTaskQueue('metrics');

@@ -139,7 +139,8 @@ describe('a traced release', () => {
 
       // Every A2A request sits under an activity, and the agent's side of it under the request.
       const requests = trace.filter((s) => s.name.startsWith('A2A '));
-      expect(requests.length, mode).toBeGreaterThanOrEqual(8);
+      // At least one send per delegation and the answer's (card reads go to whichever release came first: the worker caches cards).
+      expect(requests.length, mode).toBeGreaterThanOrEqual(5);
       for (const request of requests) {
         expect(parentOf(trace, request)?.name, `${mode}: ${request.name}`).toMatch(/^RunActivity:/);
         expect(request.attributes['http.response.status_code'], request.name).toBeGreaterThanOrEqual(200);

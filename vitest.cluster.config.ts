@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
  * Temporal server on PostgreSQL it starts; global-setup.ts reaches it through A2A_TEST_TEMPORAL_ADDRESS.
  * Left out of `integration`: the files that start a Temporal server of their own (the demo's
  * embedded server, the `server` command, obtaining the CLI, continue-as-new on a server with a
- * lowered limit).
+ * lowered limit, the README's examples, which run the `server` command and the demo).
  */
 export default defineConfig({
   test: {
@@ -22,6 +22,7 @@ export default defineConfig({
             'test/integration/platform/server-command.test.ts',
             'test/integration/platform/temporal-cli.test.ts',
             'test/integration/push/push-continue-as-new.test.ts',
+            'test/integration/readme/readme-examples.test.ts',
           ],
           globalSetup: ['test/helpers/global-setup.ts'],
           testTimeout: 90_000,

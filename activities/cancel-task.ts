@@ -31,7 +31,11 @@ export async function cancelTask(
       const id = taskId ?? (sent ? await lookUp(client, sent, signal) : undefined);
       if (!id) return undefined;
       try {
-        return withinPayloadLimit(withoutArtifacts(await client.cancelTask({ id }, { signal })), agent.name, id);
+        return withinPayloadLimit(
+          withoutArtifacts(await client.cancelTask({ id }, { signal })),
+          agent.name,
+          `task ${id}`,
+        );
       } catch (err) {
         if (err instanceof TaskNotFoundError) return undefined;
         if (err instanceof TaskNotCancelableError) {

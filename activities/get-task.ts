@@ -26,7 +26,7 @@ export async function getTask(deps: ActivityDeps, input: GetTaskInput): Promise<
       const signal = Context.current().cancellationSignal;
       view.snapshot(await client.getTask({ id: input.taskId, historyLength: 0 }, { signal }));
       const phase = phaseOf(view.status, input.handled);
-      if (phase) return withinPayloadLimit(view.outcome(phase), input.agent.name, input.taskId);
+      if (phase) return withinPayloadLimit(view.outcome(phase), input.agent.name, `task ${input.taskId}`);
       return { ...view.outcome('running'), artifacts: [] };
     }),
   );

@@ -36,6 +36,10 @@ export interface CreateActivitiesOptions {
   telemetry?: ActivityDeps['telemetry'];
 }
 
+/**
+ * The delegation activities, by activity type name: `a2a.resolveAgent`, `a2a.sendMessage`, …
+ * (prefixed, so they never clash with a worker's own `sendMessage`).
+ */
 export function createActivities(options: CreateActivitiesOptions = {}) {
   // One pool for all agents: keep-alive connections are reused across delegations. No body
   // timeout: streams stay silent while a task is parked; the tracker has its own idle timeout.
@@ -50,19 +54,34 @@ export function createActivities(options: CreateActivitiesOptions = {}) {
     telemetry: options.telemetry,
   };
   return {
-    resolveAgent: (input: ResolveAgentInput) => resolveAgent(deps, input),
-    sendMessage: (input: SendMessageInput) => sendMessage(deps, input),
-    streamMessage: (input: StreamMessageInput) => streamMessage(deps, input),
-    trackTask: (input: TrackTaskInput) => trackTask(deps, input),
-    cancelTask: (input: CancelTaskInput) => cancelTask(deps, input),
-    getTask: (input: GetTaskInput) => getTask(deps, input),
-    registerPushConfig: (input: PushConfigInput) => registerPushConfig(deps, input),
-    deletePushConfig: (input: PushConfigInput) => deletePushConfig(deps, input),
+    'a2a.resolveAgent': (input: ResolveAgentInput) => resolveAgent(deps, input),
+    'a2a.sendMessage': (input: SendMessageInput) => sendMessage(deps, input),
+    'a2a.streamMessage': (input: StreamMessageInput) => streamMessage(deps, input),
+    'a2a.trackTask': (input: TrackTaskInput) => trackTask(deps, input),
+    'a2a.cancelTask': (input: CancelTaskInput) => cancelTask(deps, input),
+    'a2a.getTask': (input: GetTaskInput) => getTask(deps, input),
+    'a2a.registerPushConfig': (input: PushConfigInput) => registerPushConfig(deps, input),
+    'a2a.deletePushConfig': (input: PushConfigInput) => deletePushConfig(deps, input),
   };
 }
 
-/** The activity functions, as workflows see them through `proxyActivities`. */
+/** The activity functions by type name, as workflows see them through `proxyActivities`. */
 export type DelegationActivities = ReturnType<typeof createActivities>;
+
+/** An activity's name without the `a2a.` prefix, e.g. `sendMessage`. */
+export type DelegationActivityName = keyof DelegationActivities extends `a2a.${infer Name}` ? Name : never;
+
+/**
+ * The same activities under their 0.1 names (`sendMessage`, …), which runs started by 0.1 still
+ * schedule (see DELEGATE_V2_PATCH in workflows/delegate.ts).
+ */
+export function legacyActivityNames(activities: DelegationActivities): Record<DelegationActivityName, unknown> {
+  return Object.fromEntries(
+    Object.entries(activities).map(([name, fn]) => [name.slice(ACTIVITY_PREFIX.length), fn]),
+  ) as Record<DelegationActivityName, unknown>;
+}
+
+export const ACTIVITY_PREFIX = 'a2a.';
 
 export { AgentRegistry, loadAgentRegistry, AgentsFileSchema, type AgentsFile } from './agent-registry.js';
 export type { ResolveAgentInput } from './resolve-agent.js';

@@ -8,12 +8,12 @@ import { FailureType } from '../contract/failure-types.js';
  */
 export const MAX_RESULT_BYTES = 1_500_000;
 
-/** Returns `value`, or fails (not retryable) with a sentence naming the limit when it is too large. */
-export function withinPayloadLimit<T>(value: T, agent: string, taskId: string): T {
+/** Returns `value` (`what` it is, e.g. `task T1`), or fails (not retryable) with a sentence naming the limit when it is too large. */
+export function withinPayloadLimit<T>(value: T, agent: string, what: string): T {
   const bytes = Buffer.byteLength(JSON.stringify(value));
   if (bytes <= MAX_RESULT_BYTES) return value;
   throw ApplicationFailure.nonRetryable(
-    `Agent "${agent}" returned ${(bytes / 1e6).toFixed(1)} MB for task ${taskId}, more than the ${MAX_RESULT_BYTES / 1e6} MB a Temporal payload may carry here (Temporal's hard limit is 2 MB). Ask the agent for a smaller result, or for links instead of inline files; a claim-check store is not built yet.`,
+    `Agent "${agent}" returned ${(bytes / 1e6).toFixed(1)} MB for ${what}, more than the ${MAX_RESULT_BYTES / 1e6} MB a Temporal payload may carry here (Temporal's hard limit is 2 MB). Ask the agent for a smaller result, or for links instead of inline files; a claim-check store is not built yet.`,
     FailureType.resultTooLarge,
   );
 }

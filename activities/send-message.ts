@@ -62,7 +62,7 @@ export async function sendMessage(deps: ActivityDeps, input: SendMessageInput): 
       );
       return 'task' in response
         ? taskOutcome(input, response.task, false)
-        : { kind: 'message', message: response.message };
+        : withinPayloadLimit({ kind: 'message', message: response.message }, input.agent.name, 'its direct reply');
     }),
   );
 }
@@ -75,7 +75,7 @@ function taskOutcome(input: SendMessageInput, task: Task, adopted: boolean): Sen
   return withinPayloadLimit(
     { kind: 'task', task: withoutHistory(task), adopted, ...(decided ? { decided } : {}) },
     input.agent.name,
-    task.id,
+    `task ${task.id}`,
   );
 }
 

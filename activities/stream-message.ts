@@ -5,10 +5,17 @@ import { clientFor, type ActivityDeps } from './deps.js';
 import { asActivity } from './failures.js';
 import { heartbeating } from './heartbeat.js';
 import { withinPayloadLimit } from './payload-limit.js';
-import { isTransient, Reachability } from './reachability.js';
+import { isTransient } from './reachability.js';
 import { findSentTask } from './send-message.js';
-import { TaskView, type TrackOutcome, type TrackProgress } from './task-outcome.js';
-import { followStream, progressOf, StreamEndedEarly, withReachability, type RoundSettings } from './track-task.js';
+import type { TrackOutcome } from './task-outcome.js';
+import {
+  followStream,
+  progressOf,
+  resumeFollowing,
+  StreamEndedEarly,
+  withReachability,
+  type RoundSettings,
+} from './track-task.js';
 
 export interface StreamMessageInput extends RoundSettings {
   agent: AgentRef;
@@ -32,13 +39,7 @@ export type StreamTurnOutcome = { kind: 'message'; message: Message } | ({ kind:
  */
 export async function streamMessage(deps: ActivityDeps, input: StreamMessageInput): Promise<StreamTurnOutcome> {
   const context = Context.current();
-  const resumed = context.info.heartbeatDetails as TrackProgress | undefined;
-  const view = new TaskView(resumed?.taskId ?? '', resumed, deps.limits);
-  const reach = new Reachability(
-    input.agent.name,
-    input.unreachableMs ?? 120_000,
-    resumed?.unreachableSince ?? input.unreachableSince,
-  );
+  const { view, reach } = resumeFollowing(deps, input);
   // On cancellation the workflow learns the task id (and what was received) from the failure's details.
   return asActivity(
     input.agent.name,
@@ -70,9 +71,9 @@ export async function streamMessage(deps: ActivityDeps, input: StreamMessageInpu
           mayHaveSent = true;
           try {
             const end = await followStream(follower, opening);
-            if (end.kind === 'message') return end;
+            if (end.kind === 'message') return withinPayloadLimit(end, input.agent.name, 'its direct reply');
             const outcome = withReachability(end.outcome, reach);
-            return withinPayloadLimit({ kind: 'task' as const, ...outcome }, input.agent.name, view.task.id);
+            return withinPayloadLimit({ kind: 'task' as const, ...outcome }, input.agent.name, `task ${view.task.id}`);
           } catch (err) {
             // Before the task was named we cannot tell whether the agent got the message: look before sending again.
             if (view.task.id || !(isTransient(err) || err instanceof StreamEndedEarly)) throw err;

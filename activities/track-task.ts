@@ -48,14 +48,7 @@ export interface TrackTaskInput extends RoundSettings {
  * replaces what was assembled, so no artifact text is repeated.
  */
 export async function trackTask(deps: ActivityDeps, input: TrackTaskInput): Promise<TrackOutcome> {
-  const context = Context.current();
-  const resumed = context.info.heartbeatDetails as TrackProgress | undefined;
-  const view = new TaskView(input.taskId, resumed, deps.limits);
-  const reach = new Reachability(
-    input.agent.name,
-    input.unreachableMs ?? 120_000,
-    resumed?.unreachableSince ?? input.unreachableSince,
-  );
+  const { view, reach } = resumeFollowing(deps, input, input.taskId);
   return asActivity(
     input.agent.name,
     async () => {
@@ -67,13 +60,28 @@ export async function trackTask(deps: ActivityDeps, input: TrackTaskInput): Prom
         // A subscription or a read never answers with a direct reply: that only ends a send.
         if (end.kind === 'message')
           throw new InvalidResponseError('The agent answered a subscription with a message.', {});
-        return withinPayloadLimit(withReachability(end.outcome, reach), input.agent.name, input.taskId);
+        return withinPayloadLimit(withReachability(end.outcome, reach), input.agent.name, `task ${input.taskId}`);
       } finally {
         heartbeats.stop();
       }
     },
     () => progressOf(view, reach),
   );
+}
+
+/**
+ * What a following activity (a tracking round, a stream turn) starts from: the task as an earlier
+ * attempt of it saw it (heartbeat details), and how long the agent has been silent.
+ */
+export function resumeFollowing(
+  deps: ActivityDeps,
+  input: Pick<RoundSettings, 'unreachableMs' | 'unreachableSince'> & { agent: AgentRef },
+  taskId?: string,
+): { view: TaskView; reach: Reachability } {
+  const resumed = Context.current().info.heartbeatDetails as TrackProgress | undefined;
+  const view = new TaskView(taskId ?? resumed?.taskId ?? '', resumed, deps.limits);
+  const since = resumed?.unreachableSince ?? input.unreachableSince;
+  return { view, reach: new Reachability(input.agent.name, input.unreachableMs ?? 120_000, since) };
 }
 
 /** A round's outcome, with the silence it ended in (if it did). */

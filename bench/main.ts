@@ -17,6 +17,7 @@ import { DEV_SERVER_DYNAMIC_CONFIG } from './dev-server-config.js';
 import { historyShape, measureAllAtOnce, measureOneByOne } from './phases/history.js';
 import { measureLatency } from './phases/latency.js';
 import { measureParked } from './phases/parked.js';
+import { measureHostility } from './phases/hostility.js';
 import { measureResume } from './phases/resume.js';
 import { measureThroughput } from './phases/throughput.js';
 import { measureTracing } from './phases/tracing.js';
@@ -150,6 +151,14 @@ async function runPhases(env: BenchEnv, settings: BenchSettings, results: BenchR
     results.resume_after_kill = await measureResume(env, () => oneAtATime.delivery, settings.resume.chunkDelayMs);
     results.resume_after_kill_s = results.resume_after_kill.resume_after_kill_s;
     log(`resume: ${results.resume_after_kill_s} s lost`);
+  }
+
+  if (settings.phases.includes('hostility')) {
+    log('hostility: 100 delegations beside 10 hostile agents on one worker, then the largest attacks alone');
+    const delivery = (queue: string) => visibilityListDelivery(env.client, queue, settings.throughput.listIntervalMs);
+    results.hostility = await measureHostility(env, delivery);
+    const h = results.hostility;
+    log(`hostility: ${h.normal_completed}/${h.normal_total} completed, event loop max ${h.event_loop_max_ms} ms`);
   }
 
   if (settings.phases.includes('parked')) {

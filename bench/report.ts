@@ -87,6 +87,23 @@ export function markdownReport(r: BenchResults): string {
       `${k.resume_after_kill_s} s (answer → result ${k.disturbed_s} s with the kill, ${k.undisturbed_s} s without; killed ${k.killed_after_s} s after the answer; new worker up ${k.replacement_ready_s} s after the kill; heartbeat timeout ${k.heartbeat_timeout_s} s)`,
     ]);
   }
+  if (r.hostility) {
+    const h = r.hostility;
+    rows.push([
+      `hostility: ${h.normal_total} delegations beside ${Object.keys(h.hostile).length} hostile agents`,
+      `${h.normal_completed} completed in ${h.wall_s} s; worker event loop max ${h.event_loop_max_ms} ms, p99 ${h.event_loop_p99_ms} ms; ${Object.entries(
+        h.hostile,
+      )
+        .map(([name, o]) => `${name} → ${o.code} in ${o.seconds} s`)
+        .join(', ')}`,
+    ]);
+    for (const [name, o] of Object.entries(h.alone)) {
+      rows.push([
+        `hostility: ${name} alone`,
+        `${o.code} in ${o.seconds} s; worker peak RSS ${o.peak_rss_mb} MB (idle ${o.idle_rss_mb} MB)`,
+      ]);
+    }
+  }
   if (rows.length) out.push(table(['figure', 'value'], rows), '');
 
   if (r.targets) out.push(table(['target', 'value', 'limit', 'result'], r.targets.map(targetRow)), '');

@@ -2,6 +2,7 @@
 import type { Machine } from './machine.js';
 import type { HistoryShape } from './phases/history.js';
 import type { ParkedFigures } from './phases/parked.js';
+import type { HostilityFigures } from './phases/hostility.js';
 import type { ResumeFigures } from './phases/resume.js';
 import type { TracingFigures } from './phases/tracing.js';
 import type { ThroughputResult } from './phases/throughput.js';
@@ -32,6 +33,8 @@ export interface BenchResults {
   parked_blocking_activity?: ParkedFigures;
   resume_after_kill_s?: number;
   resume_after_kill?: ResumeFigures;
+  /** 100 ordinary delegations beside 10 hostile agents on one worker; the largest attacks alone. */
+  hostility?: HostilityFigures;
   /** delegate_stream with tracing off (no OTEL_* variable) and on (OTLP export, traced client). */
   tracing?: TracingFigures;
   targets?: TargetResult[];

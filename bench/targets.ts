@@ -44,6 +44,15 @@ export function checkTargets(r: BenchResults): TargetResult[] {
     resume && resume.heartbeat_timeout_s + 2,
     atMost,
   );
+  const hostility = r.hostility;
+  add('hostility: worker event-loop stall <= 100 ms', 'ms', hostility?.event_loop_max_ms, hostility && 100, atMost);
+  add(
+    'hostility: every ordinary delegation completes',
+    'delegations',
+    hostility?.normal_completed,
+    hostility?.normal_total,
+    equal,
+  );
   const req = r.agent_requests_per_task;
   add(
     'agent_requests_per_task delegate_stream <= blocking_activity + 2',

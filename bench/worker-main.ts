@@ -8,6 +8,7 @@
  * BENCH_AGENT_URL, the worker's usual A2A_* variables, and BENCH_WORKER_OPTIONS (JSON: extra
  * `Worker.create` options, for investigations).
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Client } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { AgentRegistry } from '../activities/index.js';
@@ -20,7 +21,7 @@ import { a2aWorkerOptions } from '../worker/worker-options.js';
 import { startTracing, stopTracing } from '../telemetry/tracing.js';
 import { createBaselineActivities } from './activities/index.js';
 import { AGENT_NAME } from './scenario.js';
-import { GC_REQUEST, WORKER_READY_LINE } from './worker-process.js';
+import { EVENT_LOOP_REQUEST, GC_REQUEST, WORKER_READY_LINE } from './worker-process.js';
 
 async function main(): Promise<void> {
   const agentUrl = process.env.BENCH_AGENT_URL;
@@ -38,7 +39,15 @@ async function main(): Promise<void> {
     },
   });
   const target = temporalTarget();
-  const registry = new AgentRegistry({ agents: { [AGENT_NAME]: { url: agentUrl } } });
+  // BENCH_EXTRA_AGENTS (JSON: name → card URL): more agents, e.g. the hostility phase's hostile ones.
+  const extra = JSON.parse(process.env.BENCH_EXTRA_AGENTS ?? '{}') as Record<string, string>;
+  const agents = { [AGENT_NAME]: agentUrl, ...extra };
+  const registry = new AgentRegistry({
+    agents: Object.fromEntries(Object.entries(agents).map(([name, url]) => [name, { url }])),
+  });
+  // How long the event loop was blocked, for the hostility phase (reset on every read).
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
   const connection = await NativeConnection.connect(target.connectionOptions);
   const worker = await Worker.create({
     connection,
@@ -49,6 +58,11 @@ async function main(): Promise<void> {
   });
   // The bench asks over IPC for a full garbage collection before it reads the RSS (see parked.ts).
   process.on('message', (message) => {
+    if (message === EVENT_LOOP_REQUEST) {
+      process.send?.({ eventLoop: { maxMs: loop.max / 1e6, p99Ms: loop.percentile(99) / 1e6 } });
+      loop.reset();
+      return;
+    }
     if (message !== GC_REQUEST) return;
     const before = process.memoryUsage();
     (globalThis as { gc?: () => void }).gc?.();

@@ -9,6 +9,7 @@ import { packageRoot } from '../platform/paths.js';
 
 export const WORKER_READY_LINE = 'bench worker ready';
 export const GC_REQUEST = 'bench:gc';
+export const EVENT_LOOP_REQUEST = 'bench:event-loop';
 
 export interface BenchWorkerOptions {
   address: string;
@@ -29,6 +30,8 @@ export interface BenchWorker {
   rssMb(): number;
   /** Peak resident set size so far, in MB (VmHWM). */
   peakRssMb(): number;
+  /** The longest and the 99th-percentile event-loop delay since the last call (ms); resets it. */
+  eventLoopDelay(): Promise<{ maxMs: number; p99Ms: number }>;
   /** Runs a full garbage collection in the worker's main thread; resolves with its memoryUsage() before and after. */
   collectGarbage(): Promise<{ before: NodeJS.MemoryUsage; after: NodeJS.MemoryUsage }>;
   kill(signal?: NodeJS.Signals): Promise<void>;
@@ -70,6 +73,17 @@ export async function spawnBenchWorker(options: BenchWorkerOptions): Promise<Ben
     taskQueue: options.taskQueue,
     rssMb: () => procStatusMb(pid, 'VmRSS'),
     peakRssMb: () => procStatusMb(pid, 'VmHWM'),
+    eventLoopDelay: () =>
+      new Promise((resolve) => {
+        const onMessage = (message: unknown) => {
+          const loop = (message as { eventLoop?: { maxMs: number; p99Ms: number } } | null)?.eventLoop;
+          if (!loop) return;
+          child.off('message', onMessage);
+          resolve(loop);
+        };
+        child.on('message', onMessage);
+        child.send(EVENT_LOOP_REQUEST);
+      }),
     collectGarbage: () =>
       new Promise((resolve) => {
         const onMessage = (message: unknown) => {

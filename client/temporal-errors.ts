@@ -12,9 +12,8 @@ import { CliError } from './cli-error.js';
 /** Where the failed call went. */
 export type TemporalWhere = Pick<TemporalTarget, 'address' | 'namespace'>;
 
-/** A CliError saying the Temporal server cannot be reached, when `err` is a connection failure. */
-export function unreachableServer(address: string, err: unknown): CliError | undefined {
-  if (!/connect|ECONNREFUSED|UNAVAILABLE|transport|deadline|timed out/i.test(chainText(err))) return undefined;
+/** The sentence for a Temporal server that does not answer at `address`. */
+export function unreachableServer(address: string, err: unknown): CliError {
   return new CliError(
     `Cannot reach the Temporal server at ${address}. Start one with \`npx a2a-temporal server\`, or point TEMPORAL_ADDRESS at yours.`,
     1,
@@ -61,19 +60,14 @@ export function explainTemporalError(err: unknown, where: TemporalWhere): CliErr
 }
 
 /**
- * The sentence for a failure to connect (or for any failure, when it turns out to be one): probes
- * TCP and TLS to tell "nothing listens" from a TLS mismatch, and falls back to
- * {@link explainTemporalError}. Undefined when it cannot say more than the error does.
+ * The sentence for a failure while connecting: a known Temporal error ({@link explainTemporalError}),
+ * or what a TCP and TLS probe of the address finds ("nothing listens", a TLS mismatch). Undefined
+ * when the server answers and the error itself says more.
  */
 export async function explainConnectionFailure(err: unknown, target: TemporalTarget): Promise<CliError | undefined> {
   const known = explainTemporalError(err, target);
   if (known) return known;
-  if (
-    !unreachableServer(target.address, err) &&
-    !/tls|ssl|certificate|handshake|InvalidContentType/i.test(chainText(err))
-  ) {
-    return undefined;
-  }
+  // gRPC clients say only "failed to connect before the deadline": ask the endpoint itself.
   const tls = target.connectionOptions.tls ?? (target.connectionOptions.apiKey ? true : undefined);
   const probe = await probeEndpoint(target.address, tls);
   switch (probe.kind) {
@@ -89,8 +83,10 @@ export async function explainConnectionFailure(err: unknown, target: TemporalTar
         1,
         { cause: err },
       );
-    default:
+    case 'unreachable':
       return unreachableServer(target.address, err);
+    default:
+      return undefined; // it answers: the error says what went wrong
   }
 }
 

@@ -15,7 +15,8 @@ export async function updateOrExplain<Ret, Arg>(
     if (err instanceof WorkflowUpdateFailedError) {
       throw new CliError(err.cause?.message ?? err.message, 1, { cause: err });
     }
-    if (err instanceof WorkflowNotFoundError || /already completed|not found/i.test(String((err as Error).message))) {
+    // The client reports an update to an ended (or unknown) workflow as WorkflowNotFoundError.
+    if (err instanceof WorkflowNotFoundError) {
       throw new CliError(
         `Workflow "${handle.workflowId}" has ended or does not exist; nothing was sent. \`a2a-temporal status ${handle.workflowId}\` shows how it ended.`,
         1,

@@ -62,6 +62,11 @@ export interface TrackingOptions {
    * (`GetTask`), so a lost delivery costs at most this much delay. @default '5 minutes'
    */
   pushSafetyNetInterval?: Duration;
+  /**
+   * Push mode: the most reads of the task a minute, however often the agent delivers (each read
+   * adds to history). @default 30
+   */
+  pushWakeUpsPerMinute?: number;
 }
 
 /** What the delegation carries across continue-as-new. */

@@ -7,8 +7,13 @@
 import ms, { type StringValue } from 'ms';
 import type { Duration } from '@temporalio/common';
 
-/** Thrown for a duration that is not one; the message names the setting and shows the form expected. */
-export class InvalidDurationError extends RangeError {
+/** Thrown for a setting that is not valid; the message names the setting and shows the form expected. */
+export class InvalidSettingError extends RangeError {
+  override readonly name: string = 'InvalidSettingError';
+}
+
+/** Thrown for a duration that is not one. */
+export class InvalidDurationError extends InvalidSettingError {
   override readonly name = 'InvalidDurationError';
 }
 

@@ -56,6 +56,6 @@ export {
   RELEASE_SERVICE,
   searchAttributeKeys,
 } from './search-attributes.js';
-export { durationMs, InvalidDurationError, optionalDurationMs } from './durations.js';
+export { durationMs, InvalidDurationError, InvalidSettingError, optionalDurationMs } from './durations.js';
 export { truncateBytes } from './text.js';
 export { A2A_ATTR, A2A_METRIC, agentLabel, boundedLabel } from './telemetry.js';

@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SimplePlugin } from '@temporalio/plugin';
 import type { ReplayWorkerOptions, WorkerOptions } from '@temporalio/worker';
-import { createActivities, type CreateActivitiesOptions } from '../activities/index.js';
+import { createActivities, legacyActivityNames, type CreateActivitiesOptions } from '../activities/index.js';
 import { a2aTelemetry } from '../telemetry/a2a-telemetry.js';
 import { activeMeter } from '../telemetry/runtime.js';
 import { activeTracing } from '../telemetry/tracing.js';
@@ -63,10 +63,11 @@ export function a2aTemporalPlugin(options: A2ATemporalPluginOptions = {}): Simpl
   const telemetry: WorkerTelemetry =
     options.telemetry === false ? {} : (options.telemetry ?? { tracing: activeTracing(), meter: activeMeter() });
   const activityTelemetry = a2aTelemetry({ tracing: telemetry.tracing !== undefined, meter: telemetry.meter });
+  const ours = createActivities({ ...options, telemetry: activityTelemetry });
   return new A2ATemporalPlugin(
     {
       name: 'a2a-temporal',
-      activities: createActivities({ ...options, telemetry: activityTelemetry }),
+      activities: (theirs: object | undefined) => withOurActivities(theirs ?? {}, ours),
       workerInterceptors: {
         workflowModules: [TRACING_INTERCEPTORS_PATH],
         activity: activityInterceptors(telemetry),
@@ -74,6 +75,27 @@ export function a2aTemporalPlugin(options: A2ATemporalPluginOptions = {}): Simpl
     },
     telemetry,
   );
+}
+
+/** Thrown when the worker already has an activity under one of our (prefixed) names. */
+export class ActivityNameClashError extends Error {
+  override readonly name = 'ActivityNameClashError';
+}
+
+/**
+ * The worker's activities plus ours. Ours are prefixed (`a2a.sendMessage`) and never replace one
+ * of the worker's: a clash is an error. Our 0.1 names (`sendMessage`, …), which runs started by
+ * 0.1 still schedule, are added only where the worker has no activity of that name.
+ */
+export function withOurActivities(theirs: object, ours: ReturnType<typeof createActivities>): object {
+  const clashes = Object.keys(ours).filter((name) => name in theirs);
+  if (clashes.length) {
+    throw new ActivityNameClashError(
+      `The worker already registers ${clashes.join(', ')}, which a2a-temporal's plugin registers too; rename the worker's own activities.`,
+    );
+  }
+  const legacy = Object.entries(legacyActivityNames(ours)).filter(([name]) => !(name in theirs));
+  return { ...Object.fromEntries(legacy), ...theirs, ...ours };
 }
 
 function withOurWorkflows<T extends { workflowsPath?: string; workflowBundle?: unknown }>(options: T): T {

@@ -35,6 +35,13 @@ export function oversizedId(ids: Partial<Record<'taskId' | 'messageId' | 'state'
 /** Thrown for a body that is not a push delivery; `message` is safe to send back and log. */
 export class MalformedDeliveryError extends Error {
   override readonly name = 'MalformedDeliveryError';
+  /** The field whose id is longer than the schemas allow, when that is what is wrong with the body. */
+  readonly oversizedId?: string;
+
+  constructor(message: string, oversizedId?: string) {
+    super(message);
+    if (oversizedId) this.oversizedId = oversizedId;
+  }
 }
 
 /** Parses a delivery body (JSON text). @throws MalformedDeliveryError */
@@ -54,10 +61,18 @@ export function parseDelivery(text: string): DeliveryNotice {
       ? legacyEventToV1(json, { operation: 'The push delivery', what: 'task event' }).response
       : parseWire(StreamResponseSchema, json, { operation: 'The push delivery', what: 'StreamResponse' });
   } catch (err) {
-    if (err instanceof InvalidResponseError) throw new MalformedDeliveryError(err.message);
+    if (err instanceof InvalidResponseError) throw new MalformedDeliveryError(err.message, idField(err));
     throw err;
   }
   return { ...describe(event), version: legacy ? '0.3' : '1.0' };
+}
+
+/** The id field an invalid body failed on for its length (the schemas bound every id to 256 characters). */
+function idField(err: InvalidResponseError): string | undefined {
+  const field = err.path?.split('.').at(-1) ?? '';
+  return /(^id|Id)$/.test(field) && err.message.includes(`at most ${MAX_DELIVERY_ID_LENGTH} characters`)
+    ? field
+    : undefined;
 }
 
 function describe(event: StreamResponse): Omit<DeliveryNotice, 'version'> {

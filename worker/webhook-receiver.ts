@@ -166,6 +166,9 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     try {
       notice = parseDelivery(body.toString('utf8'));
     } catch (err) {
+      if (err instanceof MalformedDeliveryError && err.oversizedId) {
+        return refuse(req, res, 'id-too-long', tooLong(`body's ${err.oversizedId}`), ids);
+      }
       if (err instanceof MalformedDeliveryError) return refuse(req, res, 'malformed', err.message, ids);
       throw err;
     }

@@ -22,6 +22,7 @@ import {
 import type {
   CancelTaskInput,
   DelegationActivities,
+  DelegationActivityName,
   GetTaskInput,
   PushConfigInput,
   ResolveAgentInput,
@@ -31,7 +32,7 @@ import type {
 } from '../activities/index.js';
 import type { TrackingSettings } from './tracking-settings.js';
 
-export function delegationActivities(settings: TrackingSettings) {
+export function delegationActivities(settings: TrackingSettings, legacy: boolean) {
   const retry = { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' };
   const call: ActivityOptions = {
     startToCloseTimeout: '2 minutes',
@@ -58,22 +59,25 @@ export function delegationActivities(settings: TrackingSettings) {
   const follows = proxyActivities<DelegationActivities>(follow);
   const cleanups = proxyActivities<DelegationActivities>(cleanup);
   const local = proxyLocalActivities<DelegationActivities>(resolve);
+  // Activity type names are prefixed (`a2a.sendMessage`); runs started by 0.1 schedule the old names.
+  const type = <N extends DelegationActivityName>(name: N) => (legacy ? name : `a2a.${name}`) as `a2a.${N}`;
   return {
     resolveAgent: (input: ResolveAgentInput, summary: string) =>
-      local.resolveAgent.executeWithOptions({ ...resolve, summary }, [input]),
+      local[type('resolveAgent')].executeWithOptions({ ...resolve, summary }, [input]),
     sendMessage: (input: SendMessageInput, summary: string) =>
-      calls.sendMessage.executeWithOptions({ ...call, summary }, [input]),
+      calls[type('sendMessage')].executeWithOptions({ ...call, summary }, [input]),
     cancelTask: (input: CancelTaskInput, summary: string) =>
-      calls.cancelTask.executeWithOptions({ ...call, summary }, [input]),
-    getTask: (input: GetTaskInput, summary: string) => calls.getTask.executeWithOptions({ ...call, summary }, [input]),
+      calls[type('cancelTask')].executeWithOptions({ ...call, summary }, [input]),
+    getTask: (input: GetTaskInput, summary: string) =>
+      calls[type('getTask')].executeWithOptions({ ...call, summary }, [input]),
     registerPushConfig: (input: PushConfigInput, summary: string) =>
-      calls.registerPushConfig.executeWithOptions({ ...call, summary }, [input]),
+      calls[type('registerPushConfig')].executeWithOptions({ ...call, summary }, [input]),
     deletePushConfig: (input: PushConfigInput, summary: string) =>
-      cleanups.deletePushConfig.executeWithOptions({ ...cleanup, summary }, [input]),
+      cleanups[type('deletePushConfig')].executeWithOptions({ ...cleanup, summary }, [input]),
     streamMessage: (input: StreamMessageInput, summary: string) =>
-      follows.streamMessage.executeWithOptions({ ...follow, summary }, [input]),
+      follows[type('streamMessage')].executeWithOptions({ ...follow, summary }, [input]),
     trackTask: (input: TrackTaskInput, summary: string) =>
-      follows.trackTask.executeWithOptions({ ...follow, summary }, [input]),
+      follows[type('trackTask')].executeWithOptions({ ...follow, summary }, [input]),
   };
 }
 

@@ -4,6 +4,7 @@ import {
   ApplicationFailure,
   CancellationScope,
   CancelledFailure,
+  log,
   TimeoutFailure,
   uuid4,
 } from '@temporalio/workflow';
@@ -96,7 +97,7 @@ export function terminalFailure(outcome: TrackOutcome, state: DelegationState): 
  * What a delegation that went wrong throws: a typed failure with one sentence (an unreachable
  * agent names the last error and what to do), never an activity's wrapper.
  */
-export function delegationFailure(err: unknown, input: DelegateInput): Error {
+function delegationFailure(err: unknown, input: DelegateInput): Error {
   if (
     err instanceof ActivityFailure &&
     err.cause instanceof TimeoutFailure &&
@@ -141,6 +142,55 @@ export async function cancelRemoteTask(
   }
   await mode?.close();
   state.canceled();
+}
+
+/** Failures after which the remote task is left as it is: the agent ended it, or it was already canceled, or cannot be reached. */
+const LEAVE_TASK: ReadonlySet<string> = new Set([
+  FailureType.taskFailed,
+  FailureType.taskRejected,
+  FailureType.taskCanceled,
+  FailureType.inputTimeout,
+  FailureType.agentUnreachable,
+]);
+const TERMINAL_STATES: ReadonlySet<string> = new Set([
+  'TASK_STATE_COMPLETED',
+  'TASK_STATE_FAILED',
+  'TASK_STATE_CANCELED',
+  'TASK_STATE_REJECTED',
+]);
+
+/**
+ * Ends a delegation that failed and returns the typed failure to throw. What an activity had
+ * received stays in the status; a task still running at the agent (the agent sent something
+ * invalid or too large, say) is canceled, since nobody follows it any more; the mode lets go of
+ * the task (push config); the status says why it failed.
+ */
+export async function endAfterFailure(
+  state: DelegationState,
+  ctx: ModeContext | undefined,
+  mode: TrackingMode | undefined,
+  err: unknown,
+  input: DelegateInput,
+): Promise<Error> {
+  const failure = delegationFailure(err, input);
+  state.keepProgress(progressIn(err));
+  const type = failure instanceof ApplicationFailure ? (failure.type ?? '') : '';
+  const running = state.taskId && !TERMINAL_STATES.has(state.status.state ?? '') && !LEAVE_TASK.has(type);
+  if (ctx && running && !ctx.legacy) {
+    const { acts, agent, name } = ctx;
+    const taskId = state.taskId!;
+    try {
+      const task = await CancellationScope.nonCancellable(() =>
+        acts.cancelTask({ agent, taskId }, `CancelTask ${taskId} at ${name} (the delegation failed)`),
+      );
+      state.status.state = task?.status.state ?? state.status.state;
+    } catch (err) {
+      log.warn('could not cancel the remote task of a failed delegation', { taskId, error: String(err) });
+    }
+  }
+  await mode?.close();
+  state.failed(failure.message);
+  return failure;
 }
 
 /** The task id a cancelled stream turn had seen (its CancelledFailure carries it in its details). */

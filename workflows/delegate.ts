@@ -10,8 +10,8 @@ import type { TrackOutcome } from '../activities/index.js';
 import { delegationActivities } from './activity-proxies.js';
 import { waitForAnswer } from './answers.js';
 import { handleDelegationMessages } from './delegate-handlers.js';
-import { answerMessage, cancelRemoteTask, delegationFailure, firstMessage, isQuestion } from './delegate-outcomes.js';
-import { progressIn, resultOf, terminalFailure } from './delegate-outcomes.js';
+import { answerMessage, cancelRemoteTask, endAfterFailure, firstMessage, isQuestion } from './delegate-outcomes.js';
+import { resultOf, terminalFailure } from './delegate-outcomes.js';
 import { Deadline } from './deadline.js';
 import { DelegationState } from './delegation-state.js';
 import type { DelegateInput, DelegateResult, ResolvedAgent } from '../contract/delegation-types.js';
@@ -34,7 +34,7 @@ export async function delegate(input: DelegateInput): Promise<DelegateResult> {
   const metrics = delegationMetrics(input.agent);
   if (!input.resume) metrics.started();
 
-  const acts = delegationActivities(settings);
+  const acts = delegationActivities(settings, legacy);
   const deadline = new Deadline(input, settings);
   let ctx: ModeContext | undefined;
   let mode: TrackingMode | undefined;
@@ -76,10 +76,7 @@ export async function delegate(input: DelegateInput): Promise<DelegateResult> {
       metrics.failed(expired?.type ?? 'CANCELED', state.status.rounds);
       throw expired ?? err;
     }
-    const failure = delegationFailure(err, input);
-    state.keepProgress(progressIn(err));
-    await mode?.close();
-    state.failed(failure.message);
+    const failure = await endAfterFailure(state, ctx, mode, err, input);
     metrics.failed(
       failure instanceof wf.ApplicationFailure ? (failure.type ?? failure.name) : failure.name,
       state.status.rounds,

@@ -5,7 +5,7 @@
  */
 import { ApplicationFailure } from '@temporalio/workflow';
 import type { DelegateInput, TrackingOptions } from '../contract/delegation-types.js';
-import { durationMs, InvalidDurationError, optionalDurationMs } from '../contract/durations.js';
+import { durationMs, InvalidSettingError, optionalDurationMs } from '../contract/durations.js';
 import { FailureType } from '../contract/failure-types.js';
 
 export const TRACKING_DEFAULTS = {
@@ -15,6 +15,7 @@ export const TRACKING_DEFAULTS = {
   pollMaxInterval: '5 seconds',
   unreachableTimeout: '2 minutes',
   pushSafetyNetInterval: '5 minutes',
+  pushWakeUpsPerMinute: 30,
 } as const satisfies Required<TrackingOptions>;
 
 export interface TrackingSettings {
@@ -24,6 +25,7 @@ export interface TrackingSettings {
   pollMaxMs: number;
   unreachableMs: number;
   pushSafetyNetMs: number;
+  pushWakeUpsPerMinute: number;
   /** The user's deadline for an answer, if any. */
   inputTimeoutMs?: number;
   /** The user's deadline for the whole delegation, if any. */
@@ -47,6 +49,7 @@ export function trackingSettings(
       pollMaxMs: durationMs(o.pollMaxInterval, 'tracking.pollMaxInterval'),
       unreachableMs: durationMs(o.unreachableTimeout, 'tracking.unreachableTimeout'),
       pushSafetyNetMs: durationMs(o.pushSafetyNetInterval, 'tracking.pushSafetyNetInterval'),
+      pushWakeUpsPerMinute: positiveCount(o.pushWakeUpsPerMinute, 'tracking.pushWakeUpsPerMinute'),
     };
     const inputTimeoutMs = optionalDurationMs(input.inputTimeout, 'inputTimeout');
     const deadlineMs = optionalDurationMs(input.deadline, 'deadline');
@@ -56,10 +59,15 @@ export function trackingSettings(
       ...(deadlineMs === undefined ? {} : { deadlineMs }),
     };
   } catch (err) {
-    if (!(err instanceof InvalidDurationError)) throw err;
+    if (!(err instanceof InvalidSettingError)) throw err;
     throw ApplicationFailure.nonRetryable(
       `${err.message} Nothing was sent; start the delegation again with a valid value.`,
       FailureType.invalidInput,
     );
   }
+}
+
+function positiveCount(value: unknown, setting: string): number {
+  if (typeof value === 'number' && Number.isInteger(value) && value > 0) return value;
+  throw new InvalidSettingError(`${setting} must be a positive whole number, got ${String(value).slice(0, 40)}.`);
 }

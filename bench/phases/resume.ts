@@ -3,7 +3,7 @@
  * a new worker process is started at once. The figure is the time from the answer to the result
  * minus the same time for an undisturbed delegation on the same worker setup.
  */
-import { msToNumber } from '@temporalio/common/lib/time.js';
+import { durationMs } from '../../contract/durations.js';
 import { trackingProgress } from '../../client/tracking-progress.js';
 import { TRACKING_DEFAULTS } from '../../workflows/tracking-settings.js';
 import { answerSignal } from '../../contract/index.js';
@@ -60,7 +60,7 @@ export async function measureResume(
   const disturbed = (doneAt - answeredAt) / 1000;
   return {
     resume_after_kill_s: round(disturbed - undisturbed, 2),
-    heartbeat_timeout_s: msToNumber(TRACKING_DEFAULTS.heartbeatTimeout) / 1000,
+    heartbeat_timeout_s: durationMs(TRACKING_DEFAULTS.heartbeatTimeout, 'heartbeatTimeout') / 1000,
     undisturbed_s: round(undisturbed, 2),
     disturbed_s: round(disturbed, 2),
     killed_after_s: round((killedAt - answeredAt) / 1000, 2),

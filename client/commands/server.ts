@@ -16,25 +16,32 @@ export function registerServerCommand(program: Command): void {
       'run the embedded Temporal dev server with its Web UI (SQLite under .data/, search attributes registered)',
     )
     .option('--ip <ip>', 'address to bind', '127.0.0.1')
-    .option('--port <port>', 'gRPC port', '7233')
-    .option('--ui-port <port>', 'Web UI port (default: port + 1000)')
+    .option(
+      '--port <port>',
+      'gRPC port (default: the port of TEMPORAL_ADDRESS when it is a loopback address, else 7233)',
+    )
+    .option(
+      '--ui-port <port>',
+      'Web UI port (default: the port of A2A_TEMPORAL_UI_URL when it is a loopback URL, else port + 1000)',
+    )
     .option('--db-file <path>', 'SQLite file', DEFAULT_DB_FILE)
     .option('--in-memory', 'keep nothing when the server stops')
     .option('--headless', 'no Web UI')
     .action(
       async (opts: {
         ip: string;
-        port: string;
+        port?: string;
         uiPort?: string;
         dbFile: string;
         inMemory?: boolean;
         headless?: boolean;
       }) => {
-        const port = parsePort(opts.port, '--port');
+        const fromEnv = portsFromEnvironment(process.env);
+        const port = opts.port === undefined ? (fromEnv.port ?? 7233) : parsePort(opts.port, '--port');
         const uiPort = opts.headless
           ? false
           : opts.uiPort === undefined
-            ? port + 1000
+            ? (fromEnv.uiPort ?? port + 1000)
             : parsePort(opts.uiPort, '--ui-port');
         if (await isServing(`${opts.ip}:${port}`)) {
           throw new CliError(
@@ -66,6 +73,29 @@ export function registerServerCommand(program: Command): void {
         await server.stop();
       },
     );
+}
+
+/**
+ * The ports the other commands will look for: the frontend's in TEMPORAL_ADDRESS and the Web
+ * UI's in A2A_TEMPORAL_UI_URL, when they name this machine. So one `export` points every
+ * terminal (server, worker, CLI) at the same server; a remote address is not ours to serve.
+ */
+export function portsFromEnvironment(env: NodeJS.ProcessEnv): { port?: number; uiPort?: number } {
+  const loopbackPort = (url: string | undefined) => {
+    if (!url) return undefined;
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return undefined;
+    }
+    const loopback = ['localhost', '[::1]'].includes(parsed.hostname) || parsed.hostname.startsWith('127.');
+    return loopback && parsed.port ? Number(parsed.port) : undefined;
+  };
+  return {
+    port: loopbackPort(env.TEMPORAL_ADDRESS && `tcp://${env.TEMPORAL_ADDRESS}`),
+    uiPort: loopbackPort(env.A2A_TEMPORAL_UI_URL),
+  };
 }
 
 export function parsePort(value: string, flag: string): number {

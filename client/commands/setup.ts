@@ -1,5 +1,5 @@
 import type { Duration } from '@temporalio/common';
-import { msToNumber } from '@temporalio/common/lib/time.js';
+import { durationMs } from '../../contract/durations.js';
 import type { Command } from 'commander';
 import { ensureNamespace } from '../../platform/namespace-setup.js';
 import { ensureSearchAttributes } from '../../platform/search-attributes-setup.js';
@@ -65,7 +65,7 @@ export function registerSetupCommand(program: Command): void {
 function parseRetention(value: string): Duration {
   let ms: number;
   try {
-    ms = msToNumber(value as Duration);
+    ms = durationMs(value, '--retention');
   } catch {
     ms = NaN;
   }

@@ -532,21 +532,7 @@ export const PENDING_ATTACKS: Readonly<Record<string, string>> = {
   'interface-on-another-origin': 'the outbound policy (A2A_INTERFACE_ORIGIN_MISMATCH); today the token goes there',
   'interface-decimal-ip': 'the outbound policy; today the decimal host is accepted',
   'interface-file-url': 'the outbound policy; today a retryable connection error retried for minutes',
-  'oversized-card': 'byte caps on the card (A2A_RESPONSE_TOO_LARGE); today read whole',
-  'endless-body': 'byte caps on unary bodies; today read until memory runs out',
-  'endless-sse-line': 'byte caps on SSE lines; today buffered without limit',
-  'endless-sse-event': 'byte caps on SSE events; today buffered without limit',
-  'huge-task-id': 'ids of at most 256 characters; today the server terminates the workflow',
-  'deep-json': 'a nesting cap; today a RangeError retried forever',
   'backtracking-interface-url': 'no backtracking regex on remote strings; today a ~20 s event-loop stall',
-  'many-artifacts': 'caps on artifacts per task and linear assembly',
-  'echo-bearer-non-json': 'scrubbing of quoted bodies (item 4); today the token is quoted in the failure',
-  'echo-bearer-invalid-field':
-    'scrubbing of validation errors (item 4); today the value and the ZodError cause carry it',
-  'echo-apiKeyHeader-non-json': 'scrubbing of quoted bodies (item 4)',
-  'echo-apiKeyHeader-invalid-field': 'scrubbing of validation errors (item 4)',
-  'echo-apiKeyQuery-non-json': 'scrubbing of quoted bodies (item 4)',
-  'echo-apiKeyQuery-invalid-field': 'scrubbing of validation errors (item 4)',
 };
 
 /** The attacks the integration test runs, in order. */

@@ -5,7 +5,7 @@
  * webhook receiver (or the safety-net timer) and reads the task with GetTask. The config is
  * deleted when the delegation ends.
  */
-import { ApplicationFailure, CancellationScope, condition, log, uuid4 } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, condition, log, sleep, uuid4 } from '@temporalio/workflow';
 import type { Message, TaskStatus } from '../../a2a/index.js';
 import type { TrackOutcome } from '../../activities/index.js';
 import type { ResolvedAgent, StatusKey, TaskUpdatedNotice } from '../../contract/delegation-types.js';
@@ -26,6 +26,7 @@ export function pushMode(ctx: ModeContext, notices: PushNotices): TrackingMode {
    * after a send the agent is not still working on.
    */
   let readAtOnce = true;
+  const wakeUps = new WakeUpLimit(settings.pushWakeUpsPerMinute);
 
   const unregister = async (): Promise<void> => {
     if (!config) return;
@@ -78,6 +79,9 @@ export function pushMode(ctx: ModeContext, notices: PushNotices): TrackingMode {
 
     async follow(): Promise<TrackOutcome> {
       if (!readAtOnce) await condition(() => notices.pending, settings.pushSafetyNetMs);
+      // An agent that delivers without end wakes the delegation at most so often (each read is history).
+      const wait = ctx.legacy ? 0 : wakeUps.admit(Date.now());
+      if (wait > 0) await sleep(wait);
       notices.clear();
       const outcome = await acts.getTask(
         { agent, taskId: state.taskId!, handled: state.handled },
@@ -162,4 +166,23 @@ export function pushUnavailable(resolved: ResolvedAgent, agent: string): Applica
     );
   }
   return undefined;
+}
+
+/**
+ * How many reads a minute push mode allows itself, whatever the agent delivers: past the limit
+ * the next read waits until the oldest of the last minute's reads is a minute old. Pure (the
+ * workflow passes its own clock), so it is unit-tested without Temporal.
+ */
+export class WakeUpLimit {
+  private readonly reads: number[] = [];
+
+  constructor(private readonly perMinute: number) {}
+
+  /** Records a read at `now` (epoch ms) and returns how long it must wait first (0: at once). */
+  admit(now: number): number {
+    while (this.reads.length > 0 && this.reads[0]! <= now - 60_000) this.reads.shift();
+    const wait = this.reads.length < this.perMinute ? 0 : this.reads[0]! + 60_000 - now;
+    this.reads.push(now + wait);
+    return wait;
+  }
 }

@@ -186,41 +186,4 @@ describe('the a2a-temporal CLI', () => {
     expect(badDuration.code).toBe(2);
     expect(badDuration.stderr).toMatch(/--input-timeout must be a positive duration such as "30 seconds"/);
   });
-
-  it('follows up in the same context with --context and --ref before the text, as the README shows', async () => {
-    const client = await temporal.client();
-    const first = await cli(
-      'delegate',
-      '--agent',
-      'compat',
-      '--data',
-      SAMPLE_MANIFEST_PATH,
-      '--json',
-      'Check these dependencies for Node.js 24',
-    );
-    expect(first.code, first.stderr).toBe(0);
-    const analysis = (await client.workflow.getHandle(JSON.parse(first.stdout).workflowId as string).result()) as {
-      contextId: string;
-      taskId: string;
-    };
-    const followUp = await cli(
-      'delegate',
-      '--agent',
-      'compat',
-      '--context',
-      analysis.contextId,
-      '--ref',
-      analysis.taskId,
-      '--json',
-      'Sort the fix suggestions by risk',
-    );
-    expect(followUp.code, followUp.stderr).toBe(0);
-    const sorted = (await client.workflow.getHandle(JSON.parse(followUp.stdout).workflowId as string).result()) as {
-      contextId: string;
-      taskId: string;
-      state: string;
-    };
-    expect(sorted).toMatchObject({ contextId: analysis.contextId, state: 'TASK_STATE_COMPLETED' });
-    expect(sorted.taskId).not.toBe(analysis.taskId);
-  });
 });

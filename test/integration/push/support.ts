@@ -47,13 +47,17 @@ export async function historyOf(handle: WorkflowHandle): Promise<HistoryEvent[]>
   return (await handle.fetchHistory()).events ?? [];
 }
 
-/** Names of the activities the history scheduled, in order. */
+/** Names of the activities the history scheduled, in order, without our `a2a.` prefix (`sendMessage`, …). */
 export function activitiesIn(events: HistoryEvent[]): string[] {
-  return events.flatMap((e) =>
-    e.activityTaskScheduledEventAttributes?.activityType?.name
-      ? [e.activityTaskScheduledEventAttributes.activityType.name]
-      : [],
-  );
+  return events.flatMap((e) => {
+    const name = e.activityTaskScheduledEventAttributes?.activityType?.name;
+    return name ? [withoutPrefix(name)] : [];
+  });
+}
+
+/** An activity type name without our `a2a.` prefix. */
+export function withoutPrefix(name: string): string {
+  return name.startsWith('a2a.') ? name.slice('a2a.'.length) : name;
 }
 
 /** The `taskUpdated` signals the history received. */

@@ -208,7 +208,9 @@ describe('delegate', () => {
       // one message per answer reached the agent: the first message and two answers
       const history = await handle.fetchHistory();
       const sends = history.events?.filter((e) =>
-        ['sendMessage', 'streamMessage'].includes(e.activityTaskScheduledEventAttributes?.activityType?.name ?? ''),
+        ['a2a.sendMessage', 'a2a.streamMessage'].includes(
+          e.activityTaskScheduledEventAttributes?.activityType?.name ?? '',
+        ),
       );
       expect(sends).toHaveLength(3);
     });

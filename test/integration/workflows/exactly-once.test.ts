@@ -111,7 +111,7 @@ describe('exactly once', () => {
       const handle = await startDelegate(client, taskQueue, request);
       await waitFor(
         async () =>
-          (await handle.describe()).raw.pendingActivities?.some((a) => a.activityType?.name === 'streamMessage'),
+          (await handle.describe()).raw.pendingActivities?.some((a) => a.activityType?.name === 'a2a.streamMessage'),
         { what: 'the stream turn' },
       );
       await handle.cancel();

@@ -51,7 +51,7 @@ async function roundsSoFar(handle: WorkflowHandle, mode: Mode): Promise<number> 
 async function inRound(handle: WorkflowHandle, mode: Mode): Promise<boolean> {
   if (mode === 'push') return (await historyOf(handle)).at(-1)?.timerStartedEventAttributes != null;
   const { raw } = await handle.describe();
-  return (raw.pendingActivities ?? []).some((a) => a.activityType?.name === roundActivity[mode]);
+  return (raw.pendingActivities ?? []).some((a) => a.activityType?.name === `a2a.${roundActivity[mode]}`);
 }
 
 async function remoteTask(taskId: string) {

@@ -5,14 +5,14 @@ import { MAX_RESULT_BYTES, withinPayloadLimit } from '../../../activities/payloa
 describe('withinPayloadLimit', () => {
   it('passes a result that fits through unchanged', () => {
     const result = { artifacts: [{ artifactId: 'a', parts: [{ text: 'short' }] }] };
-    expect(withinPayloadLimit(result, 'compat', 'T1')).toBe(result);
+    expect(withinPayloadLimit(result, 'compat', 'task T1')).toBe(result);
   });
 
   it('refuses, not retryable, a result too large for Temporal history, naming the limit', () => {
     const huge = { text: 'x'.repeat(MAX_RESULT_BYTES + 1) };
     let error: unknown;
     try {
-      withinPayloadLimit(huge, 'compat', 'T1');
+      withinPayloadLimit(huge, 'compat', 'task T1');
     } catch (err) {
       error = err;
     }

@@ -55,3 +55,15 @@ describe('version ranges', () => {
     expect(rangeAdmitsMajor('18 || 20', 20)).toBe(true);
   });
 });
+
+describe('version ranges, as npm reads them', () => {
+  it('does not take a prerelease for a release range', () => {
+    expect(rangeIncludes('>=1.0.0', v('2.0.0-rc.1'))).toBe(false);
+    expect(rangeIncludes('>=2.0.0-rc.0', v('2.0.0-rc.1'))).toBe(true);
+  });
+
+  it('reads an impossible range as admitting nothing', () => {
+    expect(minVersion('>=1 <1')).toBeUndefined();
+    expect(rangeAdmitsMajor('>=1 <1', 1)).toBe(false);
+  });
+});

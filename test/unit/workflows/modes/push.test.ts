@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ResolvedAgent, StatusKey } from '../../../../contract/delegation-types.js';
 import { FailureType } from '../../../../contract/failure-types.js';
-import { isStillWorking, PushNotices, pushUnavailable } from '../../../../workflows/modes/push.js';
+import { isStillWorking, PushNotices, pushUnavailable, WakeUpLimit } from '../../../../workflows/modes/push.js';
 import type { TaskStatus } from '../../../../a2a/index.js';
 
 const handled: StatusKey = { state: 'TASK_STATE_INPUT_REQUIRED', messageId: 'q1' };
@@ -79,5 +79,28 @@ describe('after an answer', () => {
     expect(isStillWorking(status('TASK_STATE_COMPLETED'), handled)).toBe(false);
     expect(isStillWorking(status('TASK_STATE_INPUT_REQUIRED', 'q2'), handled)).toBe(false);
     expect(isStillWorking(status('TASK_STATE_INPUT_REQUIRED'), handled)).toBe(false);
+  });
+});
+
+describe('push wake-ups', () => {
+  it('are admitted at once up to the limit a minute, then each waits for the oldest to be a minute old', () => {
+    const limit = new WakeUpLimit(3);
+    expect([0, 10, 20].map((t) => limit.admit(t))).toEqual([0, 0, 0]);
+    expect(limit.admit(30)).toBe(60_000 - 30);
+    expect(limit.admit(61_000)).toBe(0);
+  });
+
+  it('hold an agent that delivers without end to the limit: 30 reads a minute, however fast the reads', () => {
+    const limit = new WakeUpLimit(30);
+    // The workflow reads one task at a time; a notice is always pending, each read takes 10 ms.
+    const readAt: number[] = [];
+    for (let now = 0; readAt.length < 1_000; now += 10) {
+      now += limit.admit(now);
+      readAt.push(now);
+    }
+    expect(readAt.filter((t) => t < 60_000)).toHaveLength(30);
+    const perMinute = new Map<number, number>();
+    for (const t of readAt) perMinute.set(Math.floor(t / 60_000), (perMinute.get(Math.floor(t / 60_000)) ?? 0) + 1);
+    expect(Math.max(...perMinute.values())).toBe(30);
   });
 });

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { createActivities } from '../../../activities/index.js';
+import { ActivityNameClashError, withOurActivities } from '../../../worker/plugin.js';
+
+describe("the plugin's activities", () => {
+  const ours = createActivities();
+
+  it("are registered under a2a.-prefixed names, beside the worker's own", () => {
+    const mine = { sendMessage: () => 'the worker’s own' };
+    const merged = withOurActivities(mine, ours) as Record<string, unknown>;
+    expect(merged['a2a.sendMessage']).toBe(ours['a2a.sendMessage']);
+    expect(merged.sendMessage).toBe(mine.sendMessage);
+  });
+
+  it('keep their 0.1 names for runs started before, where the worker has no activity of that name', () => {
+    const merged = withOurActivities({}, ours) as Record<string, unknown>;
+    expect(merged.trackTask).toBe(ours['a2a.trackTask']);
+    expect(Object.keys(merged).filter((n) => n.startsWith('a2a.'))).toHaveLength(Object.keys(ours).length);
+  });
+
+  it('never replace an activity of the worker under a prefixed name: a clash is an error', () => {
+    expect(() => withOurActivities({ 'a2a.getTask': () => undefined }, ours)).toThrow(ActivityNameClashError);
+    expect(() => withOurActivities({ 'a2a.getTask': () => undefined }, ours)).toThrow(
+      /already registers a2a\.getTask, which a2a-temporal's plugin registers too/,
+    );
+  });
+});

@@ -6,7 +6,7 @@ import type { Dispatcher } from 'undici';
 import type { AuthResolver } from './auth.js';
 import { NoUsableInterfaceError, type ErrorContext } from './errors.js';
 import { errorFromHttpResponse, headerValue } from './error-mapping.js';
-import { HttpClient, displayUrl } from './http.js';
+import { HttpClient, displayUrl, type HttpObserver } from './http.js';
 import { httpOptions } from './http-options.js';
 import type { A2ALimits } from './limits.js';
 import type { OutboundPolicy } from './outbound-policy.js';
@@ -51,6 +51,8 @@ export interface FetchAgentCardOptions {
   limits?: Partial<A2ALimits>;
   /** Where the request may go and whether it carries `auth`; see {@link OutboundPolicy}. */
   policy?: OutboundPolicy;
+  /** Sees the request (see {@link HttpObserver}). */
+  observer?: HttpObserver;
 }
 
 /** A base URL gets `/.well-known/agent-card.json` appended; a URL ending in `.json` is used as is. */

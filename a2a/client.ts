@@ -7,7 +7,7 @@ import type { Dispatcher } from 'undici';
 import { selectInterface, type SelectedInterface } from './agent-card.js';
 import type { AuthResolver } from './auth.js';
 import type { BindingOptions } from './binding-options.js';
-import { HttpClient } from './http.js';
+import { HttpClient, type HttpObserver } from './http.js';
 import { httpOptions } from './http-options.js';
 import { HttpJsonTransport } from './http-json-transport.js';
 import { JsonRpcTransport } from './json-rpc-transport.js';
@@ -33,6 +33,8 @@ export interface A2AClientOptions {
   policy?: OutboundPolicy;
   /** The scheme the card asks for, named when the agent answers 401/403. */
   authScheme?: string;
+  /** Sees every request of this client (see {@link HttpObserver}). */
+  observer?: HttpObserver;
 }
 
 /** A card (its best interface is used) or an interface chosen earlier (the card is then optional). */

@@ -2,8 +2,10 @@ import type { HttpClientOptions } from './http.js';
 
 /** The {@link HttpClientOptions} among a client's (or a card fetch's) options, undefined ones left out. */
 export function httpOptions(options: HttpClientOptions): HttpClientOptions {
-  const { dispatcher, auth, userAgent, limits, policy, authScheme } = options;
+  const { dispatcher, auth, userAgent, limits, policy, authScheme, observer } = options;
   return Object.fromEntries(
-    Object.entries({ dispatcher, auth, userAgent, limits, policy, authScheme }).filter(([, v]) => v !== undefined),
+    Object.entries({ dispatcher, auth, userAgent, limits, policy, authScheme, observer }).filter(
+      ([, v]) => v !== undefined,
+    ),
   ) as HttpClientOptions;
 }

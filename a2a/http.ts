@@ -27,7 +27,9 @@ import {
 import { errorFromNetwork, headerValue, type ErrorScope } from './error-mapping.js';
 import { resolveLimits, type A2ALimits } from './limits.js';
 
-export { displayUrl } from './display-url.js';
+import { displayUrl } from './display-url.js';
+
+export { displayUrl };
 
 export interface HttpClientOptions {
   /** undici dispatcher (an `Agent`, `Pool`, or a `MockAgent` in tests). Default: undici's global one. */
@@ -40,6 +42,24 @@ export interface HttpClientOptions {
   policy?: OutboundPolicy;
   /** The scheme the card asks for, named when the agent answers 401/403. */
   authScheme?: string;
+  /** Sees every request leave and learns its outcome (tracing, metrics); it may add headers. */
+  observer?: HttpObserver;
+}
+
+/**
+ * A hook on every request, for telemetry kept outside this folder: `request` is called as the
+ * request leaves and may return headers to add (a trace context, say: credentials and the
+ * caller's headers win over them); `end` is called once, with the response status when the
+ * headers arrived, or with the error when none did. What it is told is safe to record: the
+ * method, the URL without user info, query or fragment, and the operation.
+ */
+export interface HttpObserver {
+  request(info: { method: string; url: string; operation?: string | undefined }): HttpObservation | undefined;
+}
+
+export interface HttpObservation {
+  headers?: Record<string, string>;
+  end(outcome: { status?: number; error?: unknown }): void;
 }
 
 export interface HttpRequest {
@@ -166,6 +186,7 @@ export class HttpClient {
 
   private async unaryOnce(req: HttpRequest, timeoutMs?: number): Promise<HttpResponse> {
     const prepared = await this.prepare(req);
+    const observed = prepared.observation;
     const limit = req.bodyLimit ?? 'maxBodyBytes';
     const tooLarge = () => new ResponseTooLargeError({ ...req.context, limit, max: this.limits[limit] });
     const guard = new AbortGuard(req.signal);
@@ -182,6 +203,7 @@ export class HttpClient {
         ...(this.options.dispatcher ? { dispatcher: this.options.dispatcher } : {}),
       });
       const text = await readText(res, this.limits[limit], guard, tooLarge);
+      observed?.end({ status: res.statusCode });
       return {
         status: res.statusCode,
         headers: res.headers,
@@ -189,7 +211,9 @@ export class HttpClient {
         scope: this.scope(req, prepared.secrets),
       };
     } catch (error) {
-      throw guard.classify(error, this.scope(req, prepared.secrets), { timeoutMs });
+      const classified = guard.classify(error, this.scope(req, prepared.secrets), { timeoutMs });
+      observed?.end({ error: classified });
+      throw classified;
     } finally {
       guard.dispose();
     }
@@ -217,8 +241,11 @@ export class HttpClient {
       });
     } catch (error) {
       guard.dispose();
-      throw guard.classify(error, scope, { timeoutMs: options.connectTimeoutMs });
+      const classified = guard.classify(error, scope, { timeoutMs: options.connectTimeoutMs });
+      prepared.observation?.end({ error: classified });
+      throw classified;
     }
+    prepared.observation?.end({ status: res.statusCode });
     guard.clearTimer();
     const idle = options.idleTimeoutMs;
     guard.startTimer('idle', idle);
@@ -257,9 +284,12 @@ export class HttpClient {
     return { ...req.context, secrets, ...(authScheme !== undefined ? { authScheme } : {}) };
   }
 
-  private async prepare(
-    req: HttpRequest,
-  ): Promise<{ url: string; headers: Record<string, string>; secrets: readonly string[] }> {
+  private async prepare(req: HttpRequest): Promise<{
+    url: string;
+    headers: Record<string, string>;
+    secrets: readonly string[];
+    observation: HttpObservation | undefined;
+  }> {
     const url = new URL(req.url);
     // The outbound policy decides first: a refused URL is never sent, and credentials go only where it allows.
     const allowed = this.options.policy ? await this.options.policy.check(url, req.context) : { credentials: true };
@@ -272,9 +302,15 @@ export class HttpClient {
     }
     for (const [key, value] of Object.entries(auth.query ?? {})) url.searchParams.set(key, value);
     const headers: Record<string, string> = { 'user-agent': this.options.userAgent ?? DEFAULT_USER_AGENT };
+    const observation = this.options.observer?.request({
+      method: req.method,
+      url: displayUrl(req.url),
+      operation: req.context.operation,
+    });
+    for (const [key, value] of Object.entries(observation?.headers ?? {})) headers[key.toLowerCase()] = value;
     for (const [key, value] of Object.entries(req.headers)) headers[key.toLowerCase()] = value;
     for (const [key, value] of Object.entries(auth.headers ?? {})) headers[key.toLowerCase()] = value;
-    return { url: url.toString(), headers, secrets: this.secrets };
+    return { url: url.toString(), headers, secrets: this.secrets, observation };
   }
 
   private remember(secret: string): void {

@@ -77,6 +77,7 @@ export {
 export * from './errors.js';
 export { MAX_RETRY_AFTER_MS, parseRetryAfter } from './error-mapping.js';
 export { DEFAULT_LIMITS, type A2ALimits } from './limits.js';
+export type { HttpObservation, HttpObserver } from './http.js';
 export { readSseEvents, SseLineParser, type SseEvent, type SseReadOptions } from './sse.js';
 export {
   OutboundPolicy,

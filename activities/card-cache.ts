@@ -4,7 +4,13 @@
  * so a busy worker does not fetch the same card for every delegation.
  */
 import type { Dispatcher } from 'undici';
-import { fetchAgentCard, type A2ALimits, type FetchAgentCardOptions, type FetchedAgentCard } from '../a2a/index.js';
+import {
+  fetchAgentCard,
+  type A2ALimits,
+  type FetchAgentCardOptions,
+  type FetchedAgentCard,
+  type HttpObserver,
+} from '../a2a/index.js';
 
 interface Entry {
   fetched: FetchedAgentCard;
@@ -19,6 +25,8 @@ export class AgentCardCache {
       dispatcher?: Dispatcher;
       /** Caps on what is read (the card: `maxCardBytes`). */
       limits?: Partial<A2ALimits>;
+      /** Sees each card request (trace context, when tracing). */
+      observer?: HttpObserver;
       now?: () => number;
       /** @default 60 */ defaultMaxAgeSeconds?: number;
     } = {},
@@ -36,6 +44,7 @@ export class AgentCardCache {
       ...request,
       dispatcher: request.dispatcher ?? this.options.dispatcher,
       limits: this.options.limits,
+      observer: this.options.observer,
       previous: cached?.fetched,
     });
     const maxAge = fetched.maxAgeSeconds ?? this.options.defaultMaxAgeSeconds ?? 60;

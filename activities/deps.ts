@@ -2,6 +2,7 @@ import type { Dispatcher } from 'undici';
 import { createA2AClient, type A2AClient, type A2ALimits } from '../a2a/index.js';
 import type { AgentRef } from '../contract/delegation-types.js';
 import type { AgentAccess } from './agent-access.js';
+import type { A2ATelemetry } from '../telemetry/a2a-telemetry.js';
 import type { AgentRegistry } from './agent-registry.js';
 import type { AgentCardCache } from './card-cache.js';
 
@@ -19,6 +20,8 @@ export interface ActivityDeps {
   requestTimeoutMs: number;
   /** Caps on what agents may send (bytes, artifacts, parts, JSON depth). @default DEFAULT_LIMITS */
   limits?: Partial<A2ALimits>;
+  /** Spans, trace context and metrics of agent requests; unset = none. */
+  telemetry?: A2ATelemetry;
 }
 
 /** Push mode's receiver, as the activities see it. */
@@ -38,13 +41,15 @@ export async function clientFor(deps: ActivityDeps, agent: AgentRef): Promise<A2
   const location = deps.registry.locate(agent.name);
   location.policy.checkInterface(agent.endpoint.url, location.url);
   const connection = await deps.access.connection(location, 'interface', agent.endpoint.security);
-  return createA2AClient(
+  const client = createA2AClient(
     { endpoint: agent.endpoint },
     {
       ...connection,
       policy: location.policy,
       timeoutMs: deps.requestTimeoutMs,
       ...(deps.limits ? { limits: deps.limits } : {}),
+      ...(deps.telemetry ? { observer: deps.telemetry.observer } : {}),
     },
   );
+  return deps.telemetry ? deps.telemetry.wrap(client, agent.name) : client;
 }

@@ -34,6 +34,8 @@ export interface CreateActivitiesOptions {
   webhook?: ActivityDeps['webhook'];
   /** Caps on what agents may send: bytes of bodies, cards and SSE, artifacts, parts, JSON depth. @default DEFAULT_LIMITS */
   limits?: ActivityDeps['limits'];
+  /** Spans and metrics of agent requests (see telemetry/); unset = none. */
+  telemetry?: ActivityDeps['telemetry'];
 }
 
 /**
@@ -52,7 +54,7 @@ export function createActivities(options: CreateActivitiesOptions = {}) {
   const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
   const deps: ActivityDeps = {
     registry,
-    cards: new AgentCardCache({ dispatcher, limits: options.limits }),
+    cards: new AgentCardCache({ dispatcher, limits: options.limits, observer: options.telemetry?.observer }),
     access: new AgentAccess({
       dispatcher,
       ...(publicDispatcher ? { publicDispatcher } : {}),
@@ -64,6 +66,7 @@ export function createActivities(options: CreateActivitiesOptions = {}) {
     webhook: options.webhook,
     requestTimeoutMs,
     limits: options.limits,
+    telemetry: options.telemetry,
   };
   return {
     'a2a.resolveAgent': (input: ResolveAgentInput) => resolveAgent(deps, input),

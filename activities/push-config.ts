@@ -65,7 +65,7 @@ export async function registerPushConfig(
           {
             taskId,
             id: configId,
-            url: pushUrl(webhook.publicUrl, workflowId, taskId),
+            url: withQuery(pushUrl(webhook.publicUrl, workflowId, taskId), deps.telemetry?.traceQuery?.()),
             token: credential,
             authentication: { scheme: 'Bearer', credentials: credential },
           },
@@ -77,6 +77,12 @@ export async function registerPushConfig(
   } catch (err) {
     throw redacted(err, credential);
   }
+}
+
+/** The URL with the trace context of this run, so deliveries link back to it (the receiver ignores the query otherwise). */
+function withQuery(url: string, query: Record<string, string> | undefined): string {
+  if (!query || Object.keys(query).length === 0) return url;
+  return `${url}?${new URLSearchParams(query).toString()}`;
 }
 
 /** `DeleteTaskPushNotificationConfig`, idempotent: a config or task the agent no longer knows is fine. */

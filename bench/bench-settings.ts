@@ -2,7 +2,7 @@
 
 export type BenchMode = 'quick' | 'full';
 
-export const PHASES = ['latency', 'throughput', 'history', 'resume', 'parked', 'hostility'] as const;
+export const PHASES = ['latency', 'throughput', 'history', 'resume', 'parked', 'hostility', 'tracing'] as const;
 export type Phase = (typeof PHASES)[number];
 
 export interface BenchSettings {

@@ -20,6 +20,11 @@ import { measureParked } from './phases/parked.js';
 import { measureHostility } from './phases/hostility.js';
 import { measureResume } from './phases/resume.js';
 import { measureThroughput } from './phases/throughput.js';
+import { measureTracing } from './phases/tracing.js';
+import { startOtlpSink } from './otlp-sink.js';
+import { Client } from '@temporalio/client';
+import { tracingClientOptions } from '../telemetry/client-interceptors.js';
+import { startTracing, stopTracing } from '../telemetry/tracing.js';
 import { markdownReport } from './report.js';
 import type { BenchResults } from './results.js';
 import { checkTargets } from './targets.js';
@@ -72,7 +77,9 @@ async function main(): Promise<void> {
 
 async function runPhases(env: BenchEnv, settings: BenchSettings, results: BenchResults): Promise<void> {
   const taskQueue = `bench-main-${process.pid}`;
-  const needsMain = settings.phases.some((p) => p === 'latency' || p === 'throughput' || p === 'history');
+  const needsMain = settings.phases.some(
+    (p) => p === 'latency' || p === 'throughput' || p === 'history' || p === 'tracing',
+  );
   if (needsMain) await env.spawnWorker(taskQueue);
   const direct = await directDelegation(env.agent.baseUrl);
   const oneAtATime: TemporalRun = {
@@ -186,6 +193,33 @@ async function runPhases(env: BenchEnv, settings: BenchSettings, results: BenchR
       });
       log(`parked (blocking_activity): ${results.parked_blocking_activity.rss_mb_per_1000} MB per 1000`);
     }
+  }
+
+  if (settings.phases.includes('tracing')) {
+    log(`tracing: delegate_stream with tracing off and on, ${settings.latency.count} each, interleaved`);
+    const sink = await startOtlpSink();
+    const otel = { OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint };
+    const tracedQueue = `${taskQueue}-traced`;
+    await env.spawnWorker(tracedQueue, otel);
+    startTracing('a2a-temporal-bench', { ...process.env, ...otel });
+    const traced = new Client({
+      connection: env.client.connection,
+      namespace: env.client.options.namespace,
+      ...tracingClientOptions(),
+    });
+    results.tracing = await measureTracing({
+      off: oneAtATime,
+      on: { client: traced, taskQueue: tracedQueue, delivery: oneAtATime.delivery },
+      agent: env.agent,
+      warmup: settings.latency.warmup,
+      count: settings.latency.count,
+      exported: () => ({ requests: sink.requests, bytes: sink.bytes }),
+      log,
+    });
+    await stopTracing();
+    await sink.close();
+    const t = results.tracing;
+    log(`tracing: p50 off ${t.tracing_ms.off.p50} ms, on ${t.tracing_ms.on.p50} ms (${t.tracing_overhead_p50_pct} %)`);
   }
 
   if (longHistory) {

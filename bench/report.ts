@@ -36,6 +36,25 @@ export function markdownReport(r: BenchResults): string {
     );
   }
 
+  if (r.tracing) {
+    const t = r.tracing;
+    out.push(
+      table(
+        ['delegate_stream', 'p50 ms', 'p95 ms', 'mean ms', 'n'],
+        (['off', 'on'] as const).map((k) => [
+          `tracing ${k}`,
+          fmt(t.tracing_ms[k].p50),
+          fmt(t.tracing_ms[k].p95),
+          fmt(t.tracing_ms[k].mean),
+          fmt(t.tracing_ms[k].n),
+        ]),
+      ),
+      '',
+      `Tracing on costs ${t.tracing_overhead_p50_pct} % at p50; ${t.spans_exported.bytes_per_delegation} bytes of OTLP per traced delegation (${t.spans_exported.requests} export requests).`,
+      '',
+    );
+  }
+
   if (r.history_events) {
     const h = r.history_events;
     const kinds = [...new Set(Object.keys(h).map((k) => k.replace(/_\d+s$/, '')))];

@@ -4,6 +4,7 @@ import type { HistoryShape } from './phases/history.js';
 import type { ParkedFigures } from './phases/parked.js';
 import type { HostilityFigures } from './phases/hostility.js';
 import type { ResumeFigures } from './phases/resume.js';
+import type { TracingFigures } from './phases/tracing.js';
 import type { ThroughputResult } from './phases/throughput.js';
 import type { Summary } from './stats.js';
 import type { Variant } from './variants/variant.js';
@@ -34,6 +35,8 @@ export interface BenchResults {
   resume_after_kill?: ResumeFigures;
   /** 100 ordinary delegations beside 10 hostile agents on one worker; the largest attacks alone. */
   hostility?: HostilityFigures;
+  /** delegate_stream with tracing off (no OTEL_* variable) and on (OTLP export, traced client). */
+  tracing?: TracingFigures;
   targets?: TargetResult[];
 }
 

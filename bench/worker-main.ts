@@ -18,6 +18,7 @@ import { loadWebhookReceiverConfig } from '../worker/webhook-config.js';
 import { temporalNotifier } from '../worker/webhook-notifier.js';
 import { startWebhookReceiver } from '../worker/webhook-receiver.js';
 import { a2aWorkerOptions } from '../worker/worker-options.js';
+import { startTracing, stopTracing } from '../telemetry/tracing.js';
 import { createBaselineActivities } from './activities/index.js';
 import { AGENT_NAME } from './scenario.js';
 import { EVENT_LOOP_REQUEST, GC_REQUEST, WORKER_READY_LINE } from './worker-process.js';
@@ -26,6 +27,7 @@ async function main(): Promise<void> {
   const agentUrl = process.env.BENCH_AGENT_URL;
   const config = loadWorkerConfig(process.env);
   if (!agentUrl || !config.workflowBundlePath) throw new Error('BENCH_AGENT_URL and A2A_WORKFLOW_BUNDLE must be set');
+  startTracing('a2a-temporal-worker'); // as the CLI does: only when OTEL_* variables ask for it (the tracing phase)
   Runtime.install({
     logger: {
       log() {},
@@ -81,6 +83,7 @@ async function main(): Promise<void> {
   } finally {
     await receiver?.close();
     await connection.close();
+    await stopTracing();
   }
 }
 

@@ -3,6 +3,7 @@
  * configuration, flags win), the namespace, the Web UI's address for links, and the output mode.
  */
 import { Client, Connection } from '@temporalio/client';
+import { tracingClientOptions } from '../telemetry/client-interceptors.js';
 import type { Command } from 'commander';
 import { temporalTarget, type TemporalTarget } from '../platform/temporal-config.js';
 import { explainConnectionFailure, explainTemporalError } from './temporal-errors.js';
@@ -50,7 +51,12 @@ export async function openContext(options: GlobalOptions): Promise<CliContext> {
     throw (await explainConnectionFailure(err, target)) ?? err;
   }
   return {
-    client: new Client({ connection, namespace: target.namespace }),
+    client: new Client({
+      connection,
+      namespace: target.namespace,
+      // A traced command starts the trace: `release start` is the root of the release's spans.
+      ...tracingClientOptions(),
+    }),
     address: target.address,
     namespace: target.namespace,
     uiBase: uiBaseUrl(options.uiUrl, target),

@@ -40,7 +40,7 @@ export function interactiveHandlers(
         );
         return;
       }
-      const answer = { text, taskId: question.taskId };
+      const answer = { text, taskId: question.taskId, by };
       if (view.kind === 'release') await updateOrExplain(handle, releaseAnswerUpdate, answer);
       else await updateOrExplain(handle, answerUpdate, answer);
       terminal.line(`  ✓ answered: ${text}`);

@@ -16,13 +16,37 @@ import { registerReleaseCommand } from './commands/release.js';
 import { registerServerCommand } from './commands/server.js';
 import { registerSetupCommand } from './commands/setup.js';
 import { registerStatusCommand } from './commands/status.js';
+import { registerTracesCommand } from './commands/traces.js';
 import { registerWatchCommand } from './commands/watch.js';
 import { registerWebhookCommand } from './commands/webhook.js';
 import { registerWorkerCommand } from './commands/worker.js';
 import { terminalSafe } from './terminal-text.js';
+import { startTracing, stopTracing } from '../telemetry/tracing.js';
+
+/** The `service.name` of each long-running command's traces (`OTEL_SERVICE_NAME` wins); other commands are the CLI. */
+const SERVICE_NAMES: Record<string, string> = {
+  worker: 'a2a-temporal-worker',
+  agents: 'a2a-temporal-agents',
+  webhook: 'a2a-temporal-webhook',
+  demo: 'a2a-temporal-demo',
+};
 
 /** Runs the CLI with `argv` (without `node` and the script) and resolves to the exit code. */
 export async function runCli(argv: string[]): Promise<number> {
+  try {
+    startTracing(SERVICE_NAMES[argv.find((a) => !a.startsWith('-')) ?? ''] ?? 'a2a-temporal-cli');
+  } catch (err) {
+    console.error(`error: ${terminalSafe((err as Error).message)}`);
+    return ExitCode.usage;
+  }
+  try {
+    return await run(argv);
+  } finally {
+    await stopTracing(); // a short-lived command exports its spans before it exits
+  }
+}
+
+async function run(argv: string[]): Promise<number> {
   const program = new Command('a2a-temporal')
     .description('Durable delegation to A2A agents on Temporal.')
     .option('--verbose', 'print stack traces and debug output')
@@ -52,6 +76,7 @@ export async function runCli(argv: string[]): Promise<number> {
   registerAgentsCommand(program);
   registerWorkerCommand(program);
   registerWebhookCommand(program);
+  registerTracesCommand(program);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -29,8 +29,12 @@ export function terminalSafe(text: string): string {
  * `JSON.stringify(value, null, indent)`, exactly the same JSON value, with no control character
  * left raw (DEL and C1 are written as `\u007f`…`\u009f`), for `--json` output on a terminal.
  */
-export function terminalJson(value: unknown, indent?: number): string {
-  return JSON.stringify(value, null, indent).replace(UNSAFE_IN_JSON, (c) => `\\u${hex(c, 4)}`);
+export function terminalJson(
+  value: unknown,
+  indent?: number,
+  replacer?: (this: unknown, key: string, value: unknown) => unknown,
+): string {
+  return JSON.stringify(value, replacer, indent).replace(UNSAFE_IN_JSON, (c) => `\\u${hex(c, 4)}`);
 }
 
 /**

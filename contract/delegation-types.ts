@@ -229,6 +229,8 @@ export interface AnswerInput {
   questionId?: string;
   /** Idempotency key: the same answer id is applied once, however often it is delivered. */
   answerId?: string;
+  /** Who answers (a person's or a system's name), for traces: `a2a-temporal answer --by`, default the user name. */
+  by?: string;
 }
 
 /** What the `answer` update returns once the answer is accepted. */

@@ -58,3 +58,4 @@ export {
 } from './search-attributes.js';
 export { durationMs, InvalidDurationError, InvalidSettingError, optionalDurationMs } from './durations.js';
 export { truncateBytes } from './text.js';
+export { A2A_ATTR, A2A_METRIC, agentLabel, boundedLabel } from './telemetry.js';

@@ -1,12 +1,21 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { cacheDir, packageRoot } from './paths.js';
 
-/** Bundles the workflows of `workflowsPath` (absolute) into one file at `out`, for `workflowBundle: { codePath }`. */
+/** The workflow interceptors of tracing (see workflows/tracing-interceptors.ts): in every bundle, as the plugin puts them. */
+const TRACING_INTERCEPTORS = join(dirname(fileURLToPath(import.meta.url)), '..', 'workflows', 'tracing-interceptors');
+
+/**
+ * Bundles the workflows of `workflowsPath` (absolute) into one file at `out`, for
+ * `workflowBundle: { codePath }`, with the tracing interceptors (a pre-built bundle ignores the
+ * plugin's `workflowModules`).
+ */
 export async function bundleWorkflowsTo(workflowsPath: string, out: string): Promise<string> {
   const { code } = await bundleWorkflowCode({
     workflowsPath,
+    workflowInterceptorModules: [TRACING_INTERCEPTORS],
     logger: { trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error, log() {} },
   });
   mkdirSync(dirname(out), { recursive: true });

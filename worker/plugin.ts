@@ -14,29 +14,67 @@ import { fileURLToPath } from 'node:url';
 import { SimplePlugin } from '@temporalio/plugin';
 import type { ReplayWorkerOptions, WorkerOptions } from '@temporalio/worker';
 import { createActivities, legacyActivityNames, type CreateActivitiesOptions } from '../activities/index.js';
+import { a2aTelemetry } from '../telemetry/a2a-telemetry.js';
+import { activeMeter } from '../telemetry/runtime.js';
+import { activeTracing } from '../telemetry/tracing.js';
+import { activityInterceptors, workflowSpanSinks, type WorkerTelemetry } from '../telemetry/worker-interceptors.js';
 
 /** The folder of our workflow bundle's entry (sources under tsx/vitest, compiled JS from dist/). */
 export const WORKFLOWS_PATH = join(dirname(fileURLToPath(import.meta.url)), '..', 'workflows');
 
+/** The workflow interceptors of tracing: bundled with every worker's workflows (they pass through unless a run is traced). */
+export const TRACING_INTERCEPTORS_PATH = join(WORKFLOWS_PATH, 'tracing-interceptors');
+
 class A2ATemporalPlugin extends SimplePlugin {
+  constructor(
+    options: ConstructorParameters<typeof SimplePlugin>[0],
+    private readonly telemetry: WorkerTelemetry,
+  ) {
+    super(options);
+  }
+
   override configureWorker(options: WorkerOptions): WorkerOptions {
-    return withOurWorkflows(super.configureWorker(options));
+    return withOurWorkflows(super.configureWorker(this.withSinks(options)));
   }
 
   override configureReplayWorker(options: ReplayWorkerOptions): ReplayWorkerOptions {
-    return withOurWorkflows(super.configureReplayWorker(options));
+    return withOurWorkflows(super.configureReplayWorker(this.withSinks(options)));
+  }
+
+  private withSinks<T extends { sinks?: WorkerOptions['sinks'] }>(options: T): T {
+    return { ...options, sinks: { ...options.sinks, ...workflowSpanSinks(this.telemetry) } };
   }
 }
 
-export type A2ATemporalPluginOptions = CreateActivitiesOptions;
+export interface A2ATemporalPluginOptions extends Omit<CreateActivitiesOptions, 'telemetry'> {
+  /**
+   * Tracing and metrics. Default: what this process started (`startTracing`, and the meter of a
+   * runtime installed by `installRuntime`); `false`: none.
+   */
+  telemetry?: WorkerTelemetry | false;
+}
 
-/** The Temporal worker plugin: delegation activities (and our workflows when the worker has none). */
+/**
+ * The Temporal worker plugin: delegation activities (and our workflows when the worker has
+ * none), and the tracing interceptors (Temporal's official OpenTelemetry ones) with the
+ * metrics of agent requests when telemetry is on.
+ */
 export function a2aTemporalPlugin(options: A2ATemporalPluginOptions = {}): SimplePlugin {
-  const ours = createActivities(options);
-  return new A2ATemporalPlugin({
-    name: 'a2a-temporal',
-    activities: (theirs: object | undefined) => withOurActivities(theirs ?? {}, ours),
-  });
+  const telemetry: WorkerTelemetry =
+    options.telemetry === false ? {} : (options.telemetry ?? { tracing: activeTracing(), meter: activeMeter() });
+  const activityTelemetry = a2aTelemetry({ tracing: telemetry.tracing !== undefined, meter: telemetry.meter });
+  const ours = createActivities({ ...options, telemetry: activityTelemetry });
+  return new A2ATemporalPlugin(
+    {
+      name: 'a2a-temporal',
+      activities: (theirs: object | undefined) => withOurActivities(theirs ?? {}, ours),
+      workerInterceptors: {
+        workflowModules: [TRACING_INTERCEPTORS_PATH],
+        activity: activityInterceptors(telemetry),
+      },
+    },
+    telemetry,
+  );
 }
 
 /** Thrown when the worker already has an activity under one of our (prefixed) names. */

@@ -9,6 +9,11 @@ import { temporalNotifier } from './webhook-notifier.js';
 import { startWebhookReceiver, type RunningWebhookReceiver } from './webhook-receiver.js';
 import { requireSearchAttributes } from './search-attribute-check.js';
 import { a2aWorkerOptions } from './worker-options.js';
+import { tracingClientOptions } from '../telemetry/client-interceptors.js';
+import { A2AMetrics } from '../telemetry/metrics.js';
+import { deliveryObserver } from '../telemetry/push-tracing.js';
+import { activeMeter } from '../telemetry/runtime.js';
+import { activeTracing } from '../telemetry/tracing.js';
 
 export interface A2AWorkerOptions {
   config: WorkerConfig;
@@ -59,7 +64,8 @@ export async function createA2AWorker(options: A2AWorkerOptions): Promise<A2AWor
   const receiver = options.webhookReceiver
     ? await startWebhookReceiver({
         ...options.webhookReceiver,
-        notify: temporalNotifier(new Client({ connection, namespace: target.namespace })),
+        notify: temporalNotifier(new Client({ connection, namespace: target.namespace, ...tracingClientOptions() })),
+        observer: processDeliveryObserver(),
       }).catch(async (err: unknown) => {
         if (!options.connection) await connection.close();
         throw err;
@@ -78,4 +84,12 @@ export async function createA2AWorker(options: A2AWorkerOptions): Promise<A2AWor
     },
     shutdown: () => worker.shutdown(),
   };
+}
+
+/** Traces and counts push deliveries as this process's telemetry says (undefined when it has none). */
+export function processDeliveryObserver() {
+  const tracing = activeTracing() !== undefined;
+  const meter = activeMeter();
+  if (!tracing && !meter) return undefined;
+  return deliveryObserver({ tracing, metrics: meter ? new A2AMetrics(meter) : undefined });
 }

@@ -49,6 +49,22 @@ export interface WebhookReceiverOptions {
   maxBodyBytes?: number;
   /** Where refusals and failures are logged, one line each. @default console */
   logger?: Pick<Console, 'warn' | 'error'>;
+  /** Sees each delivery (tracing, metrics): the handling runs inside `run`, `end` says how it ended. */
+  observer?: DeliveryObserver;
+}
+
+/** A hook on deliveries, for telemetry kept outside this file. */
+export interface DeliveryObserver {
+  /** A request reached a delivery path (`url` is the request's path and query). */
+  delivery(url: string): DeliveryObservation;
+}
+
+export interface DeliveryObservation {
+  run(handle: () => Promise<void>): Promise<void>;
+  /** The credential is valid for these ids (called before the body is read). */
+  verified(ids: { workflowId: string; taskId: string }): void;
+  /** Once: `signaled`, `progress`, `gone`, `unavailable`, or the reason of the refusal. */
+  end(outcome: string): void;
 }
 
 export interface WebhookReceiver {
@@ -66,6 +82,11 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const logger = options.logger ?? console;
   const stats = emptyStats();
+  const observed = new WeakMap<IncomingMessage, DeliveryObservation>();
+  const ended = (req: IncomingMessage, outcome: string) => {
+    observed.get(req)?.end(outcome);
+    observed.delete(req);
+  };
 
   const refuse = (
     req: IncomingMessage,
@@ -76,6 +97,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
   ) => {
     const status = REJECTION_STATUS[reason];
     stats.rejected[reason] += 1;
+    ended(req, reason);
     const about = ids
       ? ` for workflow ${printable(ids.workflowId)} task ${printable(ids.taskId)}`
       : ` at ${printable(req.url ?? '')}`;
@@ -94,6 +116,17 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     const ids = parsePushPath(req.url ?? '');
     if (!ids) return refuse(req, res, 'not-found', `Deliveries go to POST ${PUSH_PATH_PREFIX}<workflowId>/<taskId>.`);
     stats.received += 1;
+    const observation = options.observer?.delivery(req.url ?? '');
+    if (!observation) return deliver(req, res, ids);
+    observed.set(req, observation);
+    return observation.run(() => deliver(req, res, ids));
+  }
+
+  async function deliver(
+    req: IncomingMessage,
+    res: ServerResponse,
+    ids: { workflowId: string; taskId: string },
+  ): Promise<void> {
     if (req.method !== 'POST') return refuse(req, res, 'method-not-allowed', 'Push deliveries are POSTed.', ids);
 
     const declared = Number(req.headers['content-length']);
@@ -115,6 +148,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     if (!isPushCredential(credential, secrets, ids.workflowId, ids.taskId)) {
       return refuse(req, res, 'bad-credential', 'The credential is not valid for this workflow and task.', ids);
     }
+    observed.get(req)?.verified(ids);
 
     if (!isJsonMediaType(req.headers['content-type'])) {
       return refuse(
@@ -152,6 +186,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
 
     if (!worthSignal(notice)) {
       stats.progress += 1;
+      ended(req, 'progress');
       return reply(req, res, 200, { status: 'progress' });
     }
     let outcome: 'delivered' | 'gone';
@@ -165,6 +200,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
       });
     } catch (err) {
       stats.failed += 1;
+      ended(req, 'unavailable');
       logger.error(
         `webhook: could not signal workflow ${printable(ids.workflowId)} (task ${printable(ids.taskId)}): ${(err as Error).message}`,
       );
@@ -185,6 +221,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     if (outcome === 'gone') {
       // The delivery is genuine but nobody will read it: 410 tells a well-behaved sender to stop.
       stats.gone += 1;
+      ended(req, 'gone');
       return reply(req, res, 410, {
         error: {
           status: 410,
@@ -194,12 +231,14 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
       });
     }
     stats.signaled += 1;
+    ended(req, 'signaled');
     reply(req, res, 200, { status: 'signaled' });
   }
 
   return {
     handle(req, res) {
       serve(req, res).catch((err: unknown) => {
+        ended(req, 'internal');
         logger.error(`webhook: internal error at ${printable(req.url ?? '')}: ${(err as Error).message}`);
         if (!res.headersSent)
           reply(req, res, 500, {

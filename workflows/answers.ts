@@ -3,16 +3,30 @@
  * While the task waits for authorization it is also watched: an agent may resume on its own
  * once it is authorized out of band.
  */
-import { ApplicationFailure, CancellationScope, condition } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, condition, isCancellation } from '@temporalio/workflow';
 import type { TrackOutcome } from '../activities/index.js';
 import type { AnswerInput } from '../contract/delegation-types.js';
 import { FailureType } from '../contract/failure-types.js';
 import type { ModeContext } from './modes/index.js';
+import { inputWait } from './telemetry.js';
 
 /** An answer to send, or the task moved on by itself (authorized out of band). */
 export type Reply = { answer: AnswerInput; messageId: string } | { resumedByAgent: TrackOutcome };
 
 export async function waitForAnswer(ctx: ModeContext, watch: () => Promise<TrackOutcome>): Promise<Reply> {
+  const wait = inputWait(ctx.input.agent, ctx.state.taskId ?? '', ctx.state.status.rounds + 1);
+  try {
+    const reply = await replyTo(ctx, watch);
+    if ('answer' in reply) wait.end('answered', reply.answer.by);
+    else wait.end('resumed-by-agent');
+    return reply;
+  } catch (err) {
+    wait.end(isCancellation(err) ? 'canceled' : 'timeout');
+    throw err;
+  }
+}
+
+async function replyTo(ctx: ModeContext, watch: () => Promise<TrackOutcome>): Promise<Reply> {
   const { state, settings, acts, agent, name, input } = ctx;
   const waiting = new CancellationScope();
   const answered = waiting.run(() =>

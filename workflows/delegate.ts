@@ -18,6 +18,7 @@ import type { DelegateInput, DelegateResult, ResolvedAgent } from '../contract/d
 import { DelegationPublisher } from './delegation-ui.js';
 import { modeContext, PushNotices, trackingMode, type ModeContext, type TrackingMode } from './modes/index.js';
 import { trackingSettings } from './tracking-settings.js';
+import { delegationMetrics } from './telemetry.js';
 
 /** Runs started by 0.1 lack this marker and replay their own commands (`legacy`); deprecate once none is open. */
 export const DELEGATE_V2_PATCH = 'a2a-temporal-0.2-delegate';
@@ -30,6 +31,8 @@ export async function delegate(input: DelegateInput): Promise<DelegateResult> {
   const state = new DelegationState(input, contextId, (status) => ui.publish(status), input.resume, !legacy);
   const notices = new PushNotices();
   handleDelegationMessages(state, notices); // handlers first: a question can be answered as soon as it is asked
+  const metrics = delegationMetrics(input.agent);
+  if (!input.resume) metrics.started();
 
   const acts = delegationActivities(settings, legacy);
   const deadline = new Deadline(input, settings);
@@ -70,11 +73,18 @@ export async function delegate(input: DelegateInput): Promise<DelegateResult> {
     if (wf.isCancellation(err)) {
       const expired = deadline.passed ? deadline.failure(state) : undefined; // says where the task was before the cancel
       await cancelRemoteTask(state, ctx, mode, err);
+      metrics.failed(expired?.type ?? 'CANCELED', state.status.rounds);
       throw expired ?? err;
     }
-    throw await endAfterFailure(state, ctx, mode, err, input);
+    const failure = await endAfterFailure(state, ctx, mode, err, input);
+    metrics.failed(
+      failure instanceof wf.ApplicationFailure ? (failure.type ?? failure.name) : failure.name,
+      state.status.rounds,
+    );
+    throw failure;
   }
   state.completed();
+  metrics.completed(state.status.rounds);
   await wf.condition(wf.allHandlersFinished);
   return result;
 

@@ -80,6 +80,7 @@ export async function release(input: ReleaseInput): Promise<ReleaseResult> {
       taskId: question.taskId,
       ...(question.id ? { questionId: question.id } : {}),
       answerId,
+      ...(answer.by ? { by: answer.by } : {}),
     });
     return receipt;
   };

@@ -113,7 +113,6 @@ export class LegacyJsonRpcTransport implements Transport {
   }
 }
 
-
 /** 0.3 has no ListTasks operation on any binding. */
 export function unsupportedListTasks(agentUrl: string): UnsupportedOperationError {
   return new UnsupportedOperationError({
@@ -121,5 +120,4 @@ export function unsupportedListTasks(agentUrl: string): UnsupportedOperationErro
     agentUrl,
     message: `ListTasks to ${agentUrl} is not possible because A2A 0.3 has no ListTasks operation; use a 1.0 interface of the agent, or keep the task ids and read each task with GetTask.`,
   });
-
 }

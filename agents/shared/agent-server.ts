@@ -17,6 +17,8 @@ import { buildAgentCard, JSONRPC_PATH, REST_PATH, type AgentDescription } from '
 import { StatsRecorder, type AgentStats } from './agent-stats.js';
 import { CountingTaskStore } from './counting-task-store.js';
 import { quietPushDeliveryLog } from './quiet-delivery-log.js';
+import { requestTracing } from './request-tracing.js';
+import { activeTracing } from '../../telemetry/tracing.js';
 
 export interface AgentServerOptions {
   /** Interface to bind. @default '127.0.0.1' */
@@ -103,6 +105,7 @@ export async function startAgentServer(
 
   const app = express();
   app.disable('x-powered-by');
+  if (activeTracing()) app.use(requestTracing(card.name, [JSONRPC_PATH, REST_PATH, `/${AGENT_CARD_PATH}`]));
   app.use(recorder.middleware);
   app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: requestHandler, legacyCompat }));
   if (options.bearerToken) app.use([JSONRPC_PATH, REST_PATH], requireBearer(options.bearerToken));

@@ -7,6 +7,7 @@ import {
   type PendingQuestion,
 } from '../../contract/index.js';
 import { usageError } from '../cli-error.js';
+import { defaultApprover } from '../interactive.js';
 import { withConnectionOptions, withContext, type GlobalOptions } from '../context.js';
 import { terminalJson, terminalSafe } from '../terminal-text.js';
 import { updateOrExplain } from '../update-errors.js';
@@ -18,8 +19,9 @@ export function registerAnswerCommand(program: Command): void {
       'answer the question an agent asked, for a release (routed to the delegation that waits) or a single delegation',
     )
     .option('--task <taskId>', 'the task whose question you answer (needed when several wait)')
+    .option('--by <name>', 'who answers, shown in traces (default: your user name)')
     .option('--json', 'print the receipt as JSON')
-    .action(async (id: string, words: string[], opts: GlobalOptions & { task?: string }) => {
+    .action(async (id: string, words: string[], opts: GlobalOptions & { task?: string; by?: string }) => {
       const text = words.join(' ').trim();
       if (!text) throw usageError('Give the answer text: a2a-temporal answer <id> "<text>".');
       await withContext(opts, async (context) => {
@@ -34,7 +36,12 @@ export function registerAnswerCommand(program: Command): void {
             : [(await target.handle.query(delegationStatusQuery)).question].flatMap((q) => (q ? [q] : []));
         const question = waiting.filter((q) => !opts.task || q.taskId === opts.task);
         const questionId = question.length === 1 ? question[0]!.id : undefined;
-        const answer = { text, taskId: opts.task ?? (questionId ? question[0]!.taskId : undefined), questionId };
+        const answer = {
+          text,
+          taskId: opts.task ?? (questionId ? question[0]!.taskId : undefined),
+          questionId,
+          by: opts.by ?? defaultApprover(),
+        };
         let receipt: object;
         let to: string;
         if (target.kind === 'release') {

@@ -1,10 +1,15 @@
 import { Client, Connection } from '@temporalio/client';
+import { DefaultLogger } from '@temporalio/worker';
+import { installRuntime } from '../../telemetry/runtime.js';
+import { consoleLogger, logFormat, logFunction } from '../log-format.js';
 import type { Command } from 'commander';
 import { PUSH_PATH_PREFIX } from '../../activities/push-url.js';
 import { temporalTarget } from '../../platform/temporal-config.js';
 import { loadWebhookReceiverConfig, type WebhookReceiverConfig } from '../../worker/webhook-config.js';
 import { temporalNotifier } from '../../worker/webhook-notifier.js';
 import { startWebhookReceiver, STATS_PATH } from '../../worker/webhook-receiver.js';
+import { processDeliveryObserver } from '../../worker/run-worker.js';
+import { tracingClientOptions } from '../../telemetry/client-interceptors.js';
 import { CliError } from '../cli-error.js';
 import { explainConnectionFailure } from '../temporal-errors.js';
 import { waitForExitSignal } from '../wait-for-exit.js';
@@ -28,6 +33,14 @@ export function registerWebhookCommand(program: Command): void {
       async (opts: { port?: string; host?: string; statsPort?: string; address?: string; namespace?: string }) => {
         const config = webhookReceiverConfig(opts);
         const target = temporalTarget(opts);
+        let format;
+        try {
+          format = logFormat();
+          // For the delivery counters: exported as the OTEL_* variables say, like a worker's.
+          installRuntime(new DefaultLogger('INFO', logFunction(format)));
+        } catch (err) {
+          throw new CliError((err as Error).message, 2, { cause: err });
+        }
         let connection: Connection;
         try {
           connection = await Connection.connect({ ...target.connectionOptions, connectTimeout: 3_000 });
@@ -40,7 +53,11 @@ export function registerWebhookCommand(program: Command): void {
         try {
           const receiver = await startWebhookReceiver({
             ...config,
-            notify: temporalNotifier(new Client({ connection, namespace: target.namespace })),
+            logger: consoleLogger(format),
+            notify: temporalNotifier(
+              new Client({ connection, namespace: target.namespace, ...tracingClientOptions() }),
+            ),
+            observer: processDeliveryObserver(),
           }).catch((err: unknown) => {
             throw new CliError(`${(err as Error).message}. Pick another port with --port.`, 1, { cause: err });
           });

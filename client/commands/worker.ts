@@ -1,4 +1,4 @@
-import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { DefaultLogger } from '@temporalio/worker';
 import type { Command } from 'commander';
 import { temporalTarget } from '../../platform/temporal-config.js';
 import { loadWorkerConfig } from '../../worker/config.js';
@@ -7,7 +7,8 @@ import { SearchAttributesMissingError } from '../../worker/search-attribute-chec
 import { STATS_PATH } from '../../worker/webhook-receiver.js';
 import { CliError } from '../cli-error.js';
 import { explainConnectionFailure } from '../temporal-errors.js';
-import { terminalSafeLogFunction } from '../terminal-text.js';
+import { installRuntime } from '../../telemetry/runtime.js';
+import { consoleLogger, logFormat, logFunction } from '../log-format.js';
 import { webhookReceiverConfig } from './webhook.js';
 
 export function registerWorkerCommand(program: Command): void {
@@ -38,22 +39,32 @@ export function registerWorkerCommand(program: Command): void {
         webhookStatsPort?: string;
       }) => {
         let config;
+        let format;
         try {
           config = loadWorkerConfig(process.env, { taskQueue: opts.taskQueue, agentsFile: opts.agentsFile });
+          format = logFormat();
         } catch (err) {
           throw new CliError((err as Error).message, 2);
         }
         const webhookReceiver =
           opts.webhookPort === undefined
             ? undefined
-            : webhookReceiverConfig(
-                { port: opts.webhookPort, host: opts.webhookHost, statsPort: opts.webhookStatsPort },
-                '--webhook-port',
-                '--webhook-stats-port',
-              );
+            : {
+                ...webhookReceiverConfig(
+                  { port: opts.webhookPort, host: opts.webhookHost, statsPort: opts.webhookStatsPort },
+                  '--webhook-port',
+                  '--webhook-stats-port',
+                ),
+                logger: consoleLogger(format),
+              };
         const target = temporalTarget(opts);
         // The SDK logs activity failures, which quote agents: the same escaping as the CLI's output.
-        Runtime.install({ logger: new DefaultLogger('INFO', terminalSafeLogFunction) });
+        // Its metrics, and ours, are exported as the OTEL_* variables say.
+        try {
+          installRuntime(new DefaultLogger('INFO', logFunction(format)));
+        } catch (err) {
+          throw new CliError((err as Error).message, 2, { cause: err });
+        }
         const worker = await createA2AWorker({ config, target, webhookReceiver }).catch(async (err: unknown) => {
           if (err instanceof SearchAttributesMissingError) throw new CliError(err.message, 1, { cause: err });
           throw (

@@ -6,11 +6,10 @@
  * the question is saved under test/artifacts/ (and, with A2A_UPDATE_SCREENSHOT=1, as the README's
  * docs/images/release-waiting-for-input.png, so ordinary runs leave the repository unchanged).
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Client, WorkflowHandle } from '@temporalio/client';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSampleAgents, type SampleAgents } from '../../agents/index.js';
 import { packageRoot } from '../../platform/paths.js';
@@ -21,6 +20,7 @@ import { registryOf } from '../helpers/delegations.js';
 import { releaseInput, waitForPhase, waitForQuestions } from '../helpers/releases.js';
 import { uniqueTaskQueue, useTemporal } from '../helpers/temporal.js';
 import { waitFor } from '../helpers/wait.js';
+import { launchChromium } from './chromium.js';
 
 const QUESTION = 'Which Node.js version should payment-service target? (for example: Node.js 24)';
 const SCREENSHOT = join(
@@ -40,19 +40,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   samples = await startSampleAgents({ workDelayMs: 0, chunkDelayMs: 5 });
-  browser = await chromium.launch({
-    executablePath: chromiumPath(),
-    // The closed network refuses Chromium's background connections: keep them off.
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
@@ -158,15 +146,3 @@ function startReleaseLikeTheCli(client: Client, taskQueue: string): Promise<Work
 }
 
 /** $CHROMIUM_PATH, /usr/bin/chromium or `chromium` on PATH (scripts/ensure-chromium.sh installs it). */
-function chromiumPath(): string {
-  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium'].filter((p): p is string => !!p);
-  const found = candidates.find((p) => existsSync(p));
-  if (found) return found;
-  try {
-    return execFileSync('sh', ['-c', 'command -v chromium'], { encoding: 'utf8' }).trim();
-  } catch {
-    throw new Error(
-      "No Chromium found: run scripts/ensure-chromium.sh (it installs Debian's chromium package) or set CHROMIUM_PATH.",
-    );
-  }
-}

@@ -21,6 +21,8 @@ export async function spawnWorkerProcess(
   taskQueue: string,
   agents: AgentsFile,
   env: Record<string, string> = {},
+  /** More `worker` flags (e.g. `--webhook-port`). */
+  args: string[] = [],
 ): Promise<WorkerProcess> {
   const server = temporalServer();
   const agentsFile = join(mkdtempSync(join(tmpdir(), 'a2a-agents-')), 'agents.json');
@@ -36,6 +38,7 @@ export async function spawnWorkerProcess(
       taskQueue,
       '--agents-file',
       agentsFile,
+      ...args,
     ],
     {
       cwd: packageRoot,

@@ -4,9 +4,9 @@
  * (git-ignored). A cached folder is complete or absent: each is built in a temporary folder and
  * renamed into place, so an interrupted build leaves nothing half-made behind.
  */
-import { cpSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { cpSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { goInstall, goModuleDir } from '../../../platform/go-install.js';
+import { buildInto, goInstall, goModuleDir } from '../../../platform/go-install.js';
 import { cacheDir } from '../../../platform/paths.js';
 
 /** The server the deployment files and the cluster test are written for. */
@@ -82,16 +82,4 @@ function serverFolder() {
 
 function uiFolder() {
   return join(cacheDir, 'go-bin', `temporal-ui-server-${UI_SERVER_VERSION}`);
-}
-
-async function buildInto(folder: string, build: (tmp: string) => Promise<void>): Promise<void> {
-  const tmp = `${folder}.${process.pid}.tmp`;
-  rmSync(tmp, { recursive: true, force: true });
-  mkdirSync(tmp, { recursive: true });
-  try {
-    await build(tmp);
-    renameSync(tmp, folder);
-  } finally {
-    rmSync(tmp, { recursive: true, force: true });
-  }
 }

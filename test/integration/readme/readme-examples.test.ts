@@ -45,6 +45,12 @@ const EXAMPLES = {
     match: /^npm run demo$/,
     runs: 'through npm on the shared server (TEMPORAL_ADDRESS), agents on port 0; no terminal, so it prints how to answer and decide, and the README `temporal workflow signal` and `reject` do',
   },
+  traces: {
+    match: /^npx a2a-temporal traces$/,
+    notRun:
+      'builds Jaeger from the Go module proxy on first use (minutes) and serves until Ctrl-C; test/browser/release-trace.test.ts (npm run test:ui) runs the same viewer with a release exported to it; the script is checked to exist',
+    check: () => expect(scripts).toHaveProperty('traces'),
+  },
   npmTest: {
     match: /^npm test$/,
     notRun: 'this test is part of it; the script is checked to exist',

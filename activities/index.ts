@@ -7,7 +7,7 @@
  * ```
  */
 import type { Dispatcher } from 'undici';
-import { publicAddressLookup } from '../a2a/index.js';
+import { publicAddressLookup } from '../a2a/outbound-policy.js';
 import { AgentAccess, defaultDispatcher } from './agent-access.js';
 import { AgentRegistry } from './agent-registry.js';
 import { cancelTask, type CancelTaskInput } from './cancel-task.js';

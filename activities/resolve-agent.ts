@@ -3,13 +3,12 @@ import {
   ExtendedAgentCardNotConfiguredError,
   SecurityRequirementsUnmetError,
   UnsupportedOperationError,
-  agentCardUrl,
-  displayUrl,
-  meetRequirements,
   selectInterface,
   type AgentCard,
-  type ChosenRequirement,
 } from '../a2a/index.js';
+import { agentCardUrl } from '../a2a/agent-card.js';
+import { displayUrl } from '../a2a/display-url.js';
+import { meetRequirements, type ChosenRequirement } from '../a2a/security-requirements.js';
 import type { EndpointSecurity, ResolvedAgent, ResolvedCard, ResolvedEndpoint } from '../contract/delegation-types.js';
 import type { AgentLocation } from './agent-registry.js';
 import { clientFor, type ActivityDeps } from './deps.js';

@@ -9,7 +9,6 @@ import {
   applyArtifactUpdate,
   artifactSetFromTask,
   artifactText,
-  chunkPosition,
   createA2AClient,
   emptyArtifactSet,
   fetchAgentCard,
@@ -19,6 +18,7 @@ import {
   type StreamResponse,
   type Task,
 } from '../../../a2a/index.js';
+import { chunkPosition } from '../../../a2a/artifacts.js';
 import { MODES, endpointFor, readTurn, readUntilState, stateOf, textOf, userMessage } from './support.js';
 
 let agent: RunningAgent;

@@ -6,12 +6,12 @@ import {
   applyArtifactUpdate,
   artifactSetFromTask,
   artifactText,
-  chunkPosition,
   emptyArtifactSet,
   isArtifactSetComplete,
   type ArtifactSet,
   type TaskArtifactUpdateEvent,
 } from '../../../a2a/index.js';
+import { chunkPosition } from '../../../a2a/artifacts.js';
 
 function chunk(
   text: string,

@@ -8,11 +8,7 @@ import {
   HttpStatusError,
   InvalidAgentResponseError,
   InvalidResponseError,
-  MAX_ERROR_MESSAGE_LENGTH,
   NoUsableInterfaceError,
-  PROTOCOL_ERROR_CLASSES,
-  PROTOCOL_ERRORS_BY_REASON,
-  PROTOCOL_ERRORS_BY_RPC_CODE,
   RateLimitedError,
   ResponseTooLargeError,
   StreamIdleTimeoutError,
@@ -21,6 +17,8 @@ import {
   UnsupportedOperationError,
   isA2AError,
 } from '../../../a2a/index.js';
+import { MAX_ERROR_MESSAGE_LENGTH } from '../../../a2a/error-text.js';
+import { PROTOCOL_ERROR_CLASSES, PROTOCOL_ERRORS_BY_REASON, PROTOCOL_ERRORS_BY_RPC_CODE } from '../../../a2a/errors.js';
 
 const ctx = { operation: 'GetTask', agentUrl: 'http://127.0.0.1:4000/a2a/rest' };
 

@@ -11,8 +11,6 @@
 import { MAX_ERROR_MESSAGE_LENGTH, clip, quote, where } from './error-text.js';
 import { LIMIT_ENV, formatBytes, type LimitName } from './limits.js';
 
-export { MAX_ERROR_MESSAGE_LENGTH } from './error-text.js';
-
 /** Where an error happened: the A2A operation and the agent interface URL (never with credentials). */
 export interface ErrorContext {
   /** The A2A operation, e.g. `SendMessage`, `GetTask`, `GetAgentCard`. */

@@ -98,13 +98,13 @@ export function legacyActivityNames(activities: DelegationActivities): Record<De
 
 export const ACTIVITY_PREFIX = 'a2a.';
 
-export { AgentRegistry, loadAgentRegistry, AgentsFileSchema, type AgentsFile } from './agent-registry.js';
+export { AgentRegistry, loadAgentRegistry, type AgentsFile } from './agent-registry.js';
 export type { ResolveAgentInput } from './resolve-agent.js';
-export type { SendMessageInput, SendOutcome } from './send-message.js';
-export type { StreamMessageInput, StreamTurnOutcome } from './stream-message.js';
-export type { TrackTaskInput, TrackOutcome, TrackPhase, TrackProgress, ArtifactProgress } from './track-task.js';
+export type { SendMessageInput } from './send-message.js';
+export type { StreamMessageInput } from './stream-message.js';
+export type { TrackTaskInput, TrackOutcome, TrackProgress } from './track-task.js';
 export type { CancelTaskInput } from './cancel-task.js';
 export type { GetTaskInput } from './get-task.js';
-export type { PushConfigInput, PushRegistration } from './push-config.js';
+export type { PushConfigInput } from './push-config.js';
 export { pushCredential, isPushCredential } from './push-credential.js';
-export { pushUrl, parsePushPath, PUSH_PATH_PREFIX } from './push-url.js';
+export { pushUrl, parsePushPath } from './push-url.js';

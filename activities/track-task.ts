@@ -17,7 +17,7 @@ import { isTransient, Reachability } from './reachability.js';
 import { phaseOf, TaskView, type TrackOutcome, type TrackProgress } from './task-outcome.js';
 
 export { phaseOf } from './task-outcome.js';
-export type { ArtifactProgress, TrackOutcome, TrackPhase, TrackProgress } from './task-outcome.js';
+export type { TrackOutcome, TrackProgress } from './task-outcome.js';
 
 /** How one tracking activity follows the task. */
 export interface RoundSettings {

@@ -44,7 +44,7 @@ export const PartSchema = wireObject(
 ).transform((value) => value as Part);
 
 /** Which content a part carries. */
-export function partKind(part: Part): 'text' | 'raw' | 'url' | 'data' {
+function partKind(part: Part): 'text' | 'raw' | 'url' | 'data' {
   if ('text' in part) return 'text';
   if ('raw' in part) return 'raw';
   if ('url' in part) return 'url';

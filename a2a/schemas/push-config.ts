@@ -26,4 +26,4 @@ export const ListTaskPushNotificationConfigsResponseSchema = wireObject({
   configs: z.array(TaskPushNotificationConfigSchema).default([]),
   nextPageToken: z.string().optional(),
 });
-export type ListTaskPushNotificationConfigsResponse = z.infer<typeof ListTaskPushNotificationConfigsResponseSchema>;
+type ListTaskPushNotificationConfigsResponse = z.infer<typeof ListTaskPushNotificationConfigsResponseSchema>;

@@ -33,14 +33,14 @@ export const GetTaskRequestSchema = wireObject({
   id: IdSchema,
   historyLength: z.number().int().nonnegative().optional(),
 });
-export type GetTaskRequest = z.infer<typeof GetTaskRequestSchema>;
+type GetTaskRequest = z.infer<typeof GetTaskRequestSchema>;
 
 export const CancelTaskRequestSchema = wireObject({
   tenant: z.string().optional(),
   id: IdSchema,
   metadata: MetadataSchema.optional(),
 });
-export type CancelTaskRequest = z.infer<typeof CancelTaskRequestSchema>;
+type CancelTaskRequest = z.infer<typeof CancelTaskRequestSchema>;
 
 export const ListTasksRequestSchema = wireObject({
   tenant: z.string().optional(),

@@ -24,9 +24,9 @@ export const JsonRpcErrorObjectSchema = z.object({
   message: z.string().default(''),
   data: z.unknown().optional(),
 });
-export type JsonRpcErrorObject = z.infer<typeof JsonRpcErrorObjectSchema>;
+type JsonRpcErrorObject = z.infer<typeof JsonRpcErrorObjectSchema>;
 
-export const JsonRpcResponseSchema = z.union([
+const JsonRpcResponseSchema = z.union([
   z.object({ jsonrpc: z.string().optional(), id: z.unknown().optional(), error: JsonRpcErrorObjectSchema }),
   z.object({ jsonrpc: z.string().optional(), id: z.unknown().optional(), result: z.unknown() }),
 ]);
@@ -39,7 +39,7 @@ export const GoogleRpcStatusSchema = z.object({
     details: z.array(z.unknown()).optional(),
   }),
 });
-export type GoogleRpcStatus = z.infer<typeof GoogleRpcStatusSchema>;
+type GoogleRpcStatus = z.infer<typeof GoogleRpcStatusSchema>;
 
 /** Details read per error: an agent may send a million, we look at the first few. */
 const MAX_DETAILS = 16;

@@ -147,7 +147,7 @@ export const LegacyStatusUpdateSchema = wireObject({
   final: z.boolean().optional(),
   metadata: MetadataSchema.optional(),
 });
-export type LegacyStatusUpdate = z.infer<typeof LegacyStatusUpdateSchema>;
+type LegacyStatusUpdate = z.infer<typeof LegacyStatusUpdateSchema>;
 
 export const LegacyArtifactUpdateSchema = wireObject({
   kind: z.literal('artifact-update').optional(),
@@ -158,7 +158,7 @@ export const LegacyArtifactUpdateSchema = wireObject({
   lastChunk: z.boolean().optional(),
   metadata: MetadataSchema.optional(),
 });
-export type LegacyArtifactUpdate = z.infer<typeof LegacyArtifactUpdateSchema>;
+type LegacyArtifactUpdate = z.infer<typeof LegacyArtifactUpdateSchema>;
 
 export const LegacyPushConfigSchema = wireObject({
   id: z.string().optional(),

@@ -116,9 +116,7 @@ export const AgentsFileSchema = z.object({ agents: z.record(z.string().min(1), A
 
 export type AgentsFile = z.input<typeof AgentsFileSchema>;
 export type AgentEntry = z.output<typeof AgentEntrySchema>;
-type AgentAuth = z.output<typeof AgentAuthSchema>;
 export type TlsConfig = z.output<typeof TlsSchema>;
-type CardSigningConfig = z.output<typeof CardSigningSchema>;
 
 /** Thrown when a name is not in the agents file; the message lists the names it has. */
 export class AgentNotConfiguredError extends Error {

@@ -43,14 +43,6 @@ export const PartSchema = wireObject(
   { exactlyOneOf: CONTENT_KEYS, message: 'a part needs exactly one of text, raw, url or data' },
 ).transform((value) => value as Part);
 
-/** Which content a part carries. */
-function partKind(part: Part): 'text' | 'raw' | 'url' | 'data' {
-  if ('text' in part) return 'text';
-  if ('raw' in part) return 'raw';
-  if ('url' in part) return 'url';
-  return 'data';
-}
-
 /** A text part, for building messages: `textPart('hello')`. */
 export function textPart(text: string, mediaType = 'text/plain'): TextPart {
   return { text, mediaType };

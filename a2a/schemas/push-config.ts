@@ -26,4 +26,3 @@ export const ListTaskPushNotificationConfigsResponseSchema = wireObject({
   configs: z.array(TaskPushNotificationConfigSchema).default([]),
   nextPageToken: z.string().optional(),
 });
-type ListTaskPushNotificationConfigsResponse = z.infer<typeof ListTaskPushNotificationConfigsResponseSchema>;

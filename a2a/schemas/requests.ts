@@ -3,7 +3,7 @@
  * from these types; the schemas exist so agents and tests can validate what they receive.
  */
 import { z } from 'zod';
-import { IdSchema, MetadataSchema, StringListSchema, wireObject } from './json.js';
+import { MetadataSchema, StringListSchema, wireObject } from './json.js';
 import { MessageSchema } from './message.js';
 import { TaskPushNotificationConfigSchema } from './push-config.js';
 import { TaskSchema } from './task.js';
@@ -27,20 +27,6 @@ export const SendMessageRequestSchema = wireObject({
 });
 /** What callers pass to `sendMessage` / `sendStreamingMessage`; the client fills `tenant` from the interface. */
 export type SendMessageRequest = Omit<z.infer<typeof SendMessageRequestSchema>, 'tenant'>;
-
-export const GetTaskRequestSchema = wireObject({
-  tenant: z.string().optional(),
-  id: IdSchema,
-  historyLength: z.number().int().nonnegative().optional(),
-});
-type GetTaskRequest = z.infer<typeof GetTaskRequestSchema>;
-
-export const CancelTaskRequestSchema = wireObject({
-  tenant: z.string().optional(),
-  id: IdSchema,
-  metadata: MetadataSchema.optional(),
-});
-type CancelTaskRequest = z.infer<typeof CancelTaskRequestSchema>;
 
 export const ListTasksRequestSchema = wireObject({
   tenant: z.string().optional(),

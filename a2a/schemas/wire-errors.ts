@@ -19,28 +19,6 @@ export const ErrorInfoSchema = z.object({
 });
 export type ErrorInfo = z.infer<typeof ErrorInfoSchema>;
 
-export const JsonRpcErrorObjectSchema = z.object({
-  code: z.number().int(),
-  message: z.string().default(''),
-  data: z.unknown().optional(),
-});
-type JsonRpcErrorObject = z.infer<typeof JsonRpcErrorObjectSchema>;
-
-const JsonRpcResponseSchema = z.union([
-  z.object({ jsonrpc: z.string().optional(), id: z.unknown().optional(), error: JsonRpcErrorObjectSchema }),
-  z.object({ jsonrpc: z.string().optional(), id: z.unknown().optional(), result: z.unknown() }),
-]);
-
-export const GoogleRpcStatusSchema = z.object({
-  error: z.object({
-    code: z.number().int().optional(),
-    status: z.string().optional(),
-    message: z.string().default(''),
-    details: z.array(z.unknown()).optional(),
-  }),
-});
-type GoogleRpcStatus = z.infer<typeof GoogleRpcStatusSchema>;
-
 /** Details read per error: an agent may send a million, we look at the first few. */
 const MAX_DETAILS = 16;
 

@@ -147,7 +147,6 @@ export const LegacyStatusUpdateSchema = wireObject({
   final: z.boolean().optional(),
   metadata: MetadataSchema.optional(),
 });
-type LegacyStatusUpdate = z.infer<typeof LegacyStatusUpdateSchema>;
 
 export const LegacyArtifactUpdateSchema = wireObject({
   kind: z.literal('artifact-update').optional(),
@@ -158,7 +157,6 @@ export const LegacyArtifactUpdateSchema = wireObject({
   lastChunk: z.boolean().optional(),
   metadata: MetadataSchema.optional(),
 });
-type LegacyArtifactUpdate = z.infer<typeof LegacyArtifactUpdateSchema>;
 
 export const LegacyPushConfigSchema = wireObject({
   id: z.string().optional(),

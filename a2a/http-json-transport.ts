@@ -52,7 +52,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 type Query = HttpRequest['query'];
 
 /** `encodeURIComponent` for one path segment. */
-export function seg(value: string): string {
+export function pathSegment(value: string): string {
   return encodeURIComponent(value);
 }
 
@@ -78,7 +78,7 @@ export class RestConnection {
     /** 1.0 prefixes every path with `/{tenant}` when the interface has one; 0.3 had no tenants. */
     useTenant = true,
   ) {
-    const tenant = useTenant && options.endpoint.tenant ? `/${seg(options.endpoint.tenant)}` : '';
+    const tenant = useTenant && options.endpoint.tenant ? `/${pathSegment(options.endpoint.tenant)}` : '';
     this.base = `${withoutTrailingSlashes(options.endpoint.url)}${tenant}${prefix}`;
     this.agentUrl = displayUrl(options.endpoint.url);
   }
@@ -230,7 +230,7 @@ export class HttpJsonTransport implements Transport {
   async getTask(req: GetTaskParams, o?: CallOptions): Promise<Task> {
     const body = await this.rest.call(
       'GET',
-      `/tasks/${seg(req.id)}`,
+      `/tasks/${pathSegment(req.id)}`,
       'GetTask',
       { query: { historyLength: req.historyLength } },
       o,
@@ -255,12 +255,18 @@ export class HttpJsonTransport implements Transport {
   async cancelTask(req: CancelTaskParams, o?: CallOptions): Promise<Task> {
     // `{}`, never an empty body or `null`: some servers reject those (a2a-go #380).
     const payload = req.metadata ? { metadata: req.metadata } : {};
-    const body = await this.rest.call('POST', `/tasks/${seg(req.id)}:cancel`, 'CancelTask', { body: payload }, o);
+    const body = await this.rest.call(
+      'POST',
+      `/tasks/${pathSegment(req.id)}:cancel`,
+      'CancelTask',
+      { body: payload },
+      o,
+    );
     return parseWire(TaskSchema, body, this.rest.parseContext('CancelTask', 'Task'));
   }
 
   subscribeToTask(req: SubscribeToTaskParams, o?: StreamOptions): AsyncGenerator<StreamResponse, void, undefined> {
-    return this.rest.stream(`/tasks/${seg(req.id)}:subscribe`, 'SubscribeToTask', {}, this.decoder, o, true);
+    return this.rest.stream(`/tasks/${pathSegment(req.id)}:subscribe`, 'SubscribeToTask', {}, this.decoder, o, true);
   }
 
   async createPushConfig(cfg: TaskPushNotificationConfig, o?: CallOptions): Promise<TaskPushNotificationConfig> {
@@ -268,7 +274,7 @@ export class HttpJsonTransport implements Transport {
     const { tenant: _tenant, ...config } = cfg;
     const body = await this.rest.call(
       'POST',
-      `/tasks/${seg(cfg.taskId ?? '')}/pushNotificationConfigs`,
+      `/tasks/${pathSegment(cfg.taskId ?? '')}/pushNotificationConfigs`,
       op,
       { body: config },
       o,
@@ -280,7 +286,7 @@ export class HttpJsonTransport implements Transport {
     const op = 'GetTaskPushNotificationConfig';
     const body = await this.rest.call(
       'GET',
-      `/tasks/${seg(req.taskId)}/pushNotificationConfigs/${seg(req.id)}`,
+      `/tasks/${pathSegment(req.taskId)}/pushNotificationConfigs/${pathSegment(req.id)}`,
       op,
       {},
       o,
@@ -291,7 +297,13 @@ export class HttpJsonTransport implements Transport {
   async listPushConfigs(req: ListPushConfigsParams, o?: CallOptions): Promise<ListPushConfigsResult> {
     const op = 'ListTaskPushNotificationConfigs';
     const query = { pageSize: req.pageSize, pageToken: req.pageToken };
-    const body = await this.rest.call('GET', `/tasks/${seg(req.taskId)}/pushNotificationConfigs`, op, { query }, o);
+    const body = await this.rest.call(
+      'GET',
+      `/tasks/${pathSegment(req.taskId)}/pushNotificationConfigs`,
+      op,
+      { query },
+      o,
+    );
     const parsed = parseWire(
       ListTaskPushNotificationConfigsResponseSchema,
       body ?? {},
@@ -305,7 +317,13 @@ export class HttpJsonTransport implements Transport {
   async deletePushConfig(req: PushConfigRef, o?: CallOptions): Promise<void> {
     const op = 'DeleteTaskPushNotificationConfig';
     // 200 `{}` or 204: either is fine.
-    await this.rest.call('DELETE', `/tasks/${seg(req.taskId)}/pushNotificationConfigs/${seg(req.id)}`, op, {}, o);
+    await this.rest.call(
+      'DELETE',
+      `/tasks/${pathSegment(req.taskId)}/pushNotificationConfigs/${pathSegment(req.id)}`,
+      op,
+      {},
+      o,
+    );
   }
 
   async getExtendedAgentCard(o?: CallOptions): Promise<AgentCard> {

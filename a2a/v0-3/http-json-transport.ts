@@ -7,7 +7,7 @@
 import { parseAgentCard } from '../agent-card.js';
 import type { ErrorScope } from '../error-mapping.js';
 import type { StreamDecoder } from '../event-stream.js';
-import { RestConnection, embeddedError, restErrorEvent, seg } from '../http-json-transport.js';
+import { RestConnection, embeddedError, restErrorEvent, pathSegment } from '../http-json-transport.js';
 import type { BindingOptions } from '../binding-options.js';
 import type { AgentCard } from '../schemas/agent-card.js';
 import type { SendMessageResponse, StreamResponse } from '../schemas/events.js';
@@ -65,7 +65,7 @@ export class LegacyHttpJsonTransport implements Transport {
   async getTask(req: GetTaskParams, o?: CallOptions): Promise<Task> {
     const body = await this.rest.call(
       'GET',
-      `/tasks/${seg(req.id)}`,
+      `/tasks/${pathSegment(req.id)}`,
       'GetTask',
       { query: { historyLength: req.historyLength } },
       o,
@@ -79,12 +79,18 @@ export class LegacyHttpJsonTransport implements Transport {
 
   async cancelTask(req: CancelTaskParams, o?: CallOptions): Promise<Task> {
     const payload = req.metadata ? { metadata: req.metadata } : {};
-    const body = await this.rest.call('POST', `/tasks/${seg(req.id)}:cancel`, 'CancelTask', { body: payload }, o);
+    const body = await this.rest.call(
+      'POST',
+      `/tasks/${pathSegment(req.id)}:cancel`,
+      'CancelTask',
+      { body: payload },
+      o,
+    );
     return legacyTaskToV1(body, this.rest.parseContext('CancelTask', 'Task'));
   }
 
   subscribeToTask(req: SubscribeToTaskParams, o?: StreamOptions): AsyncGenerator<StreamResponse, void, undefined> {
-    return this.rest.stream(`/tasks/${seg(req.id)}:subscribe`, 'SubscribeToTask', {}, this.decoder, o, true);
+    return this.rest.stream(`/tasks/${pathSegment(req.id)}:subscribe`, 'SubscribeToTask', {}, this.decoder, o, true);
   }
 
   async createPushConfig(cfg: TaskPushNotificationConfig, o?: CallOptions): Promise<TaskPushNotificationConfig> {
@@ -92,7 +98,7 @@ export class LegacyHttpJsonTransport implements Transport {
     const taskId = cfg.taskId ?? '';
     const body = await this.rest.call(
       'POST',
-      `/tasks/${seg(taskId)}/pushNotificationConfigs`,
+      `/tasks/${pathSegment(taskId)}/pushNotificationConfigs`,
       op,
       { body: protoTaskPushConfig({ ...cfg, taskId }) },
       o,
@@ -104,7 +110,7 @@ export class LegacyHttpJsonTransport implements Transport {
     const op = 'GetTaskPushNotificationConfig';
     const body = await this.rest.call(
       'GET',
-      `/tasks/${seg(req.taskId)}/pushNotificationConfigs/${seg(req.id)}`,
+      `/tasks/${pathSegment(req.taskId)}/pushNotificationConfigs/${pathSegment(req.id)}`,
       op,
       {},
       o,
@@ -114,13 +120,19 @@ export class LegacyHttpJsonTransport implements Transport {
 
   async listPushConfigs(req: ListPushConfigsParams, o?: CallOptions): Promise<ListPushConfigsResult> {
     const op = 'ListTaskPushNotificationConfigs';
-    const body = await this.rest.call('GET', `/tasks/${seg(req.taskId)}/pushNotificationConfigs`, op, {}, o);
+    const body = await this.rest.call('GET', `/tasks/${pathSegment(req.taskId)}/pushNotificationConfigs`, op, {}, o);
     return legacyPushConfigListToV1(body ?? { configs: [] }, this.rest.parseContext(op, 'push notification configs'));
   }
 
   async deletePushConfig(req: PushConfigRef, o?: CallOptions): Promise<void> {
     const op = 'DeleteTaskPushNotificationConfig';
-    await this.rest.call('DELETE', `/tasks/${seg(req.taskId)}/pushNotificationConfigs/${seg(req.id)}`, op, {}, o);
+    await this.rest.call(
+      'DELETE',
+      `/tasks/${pathSegment(req.taskId)}/pushNotificationConfigs/${pathSegment(req.id)}`,
+      op,
+      {},
+      o,
+    );
   }
 
   async getExtendedAgentCard(o?: CallOptions): Promise<AgentCard> {

@@ -42,6 +42,22 @@ export default tseslint.config(
     },
   },
   {
+    // The product's exported functions say what they return: readers see the contract without
+    // tracing the body, and tsc writes a short name into the .d.ts instead of an inferred expansion.
+    files: [
+      'a2a/**/*.ts',
+      'activities/**/*.ts',
+      'contract/**/*.ts',
+      'workflows/**/*.ts',
+      'worker/**/*.ts',
+      'client/**/*.ts',
+      'agents/**/*.ts',
+      'platform/**/*.ts',
+      'telemetry/**/*.ts',
+    ],
+    rules: { '@typescript-eslint/explicit-module-boundary-types': 'error' },
+  },
+  {
     // Import cycles make load order (and the workflow bundle) fragile: none anywhere.
     plugins: { 'import-x': importX },
     settings: { 'import-x/resolver-next': [importX.createNodeResolver({ extensions: ['.ts', '.js'] })] },

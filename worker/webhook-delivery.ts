@@ -28,8 +28,11 @@ export interface DeliveryNotice {
  */
 export const MAX_DELIVERY_ID_LENGTH = 256;
 
+/** The fields of a delivery notice whose length {@link MAX_DELIVERY_ID_LENGTH} bounds. */
+type BoundedField = 'taskId' | 'messageId' | 'state';
+
 /** The first of the notice's ids and state that is longer than {@link MAX_DELIVERY_ID_LENGTH}, by name. */
-export function oversizedId(ids: Partial<Record<'taskId' | 'messageId' | 'state', string>>) {
+export function oversizedId(ids: Partial<Record<BoundedField, string>>): BoundedField | undefined {
   return (Object.keys(ids) as Array<keyof typeof ids>).find((key) => (ids[key]?.length ?? 0) > MAX_DELIVERY_ID_LENGTH);
 }
 

@@ -18,7 +18,7 @@ import { a2aTemporalPlugin, SHOWCASE_WORKFLOWS_PATH } from './plugin.js';
  */
 export const STICKY_QUEUE_TIMEOUT = '1 second';
 
-export function a2aWorkerOptions(config: WorkerConfig, registry: AgentRegistry) {
+export function a2aWorkerOptions(config: WorkerConfig, registry: AgentRegistry): WorkerOptions {
   return {
     taskQueue: config.taskQueue,
     plugins: [
@@ -37,5 +37,5 @@ export function a2aWorkerOptions(config: WorkerConfig, registry: AgentRegistry) 
     maxCachedWorkflows: config.maxCachedWorkflows,
     maxHeartbeatThrottleInterval: config.heartbeatThrottleMs,
     stickyQueueScheduleToStartTimeout: STICKY_QUEUE_TIMEOUT,
-  } satisfies Partial<WorkerOptions>;
+  };
 }

@@ -10,7 +10,7 @@
  * its workflows file (`export { delegate } from 'a2a-temporal/workflows'`), since a worker runs
  * one workflow bundle.
  */
-import { dirname, join } from 'node:path';
+import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SimplePlugin } from '@temporalio/plugin';
 import type { ReplayWorkerOptions, WorkerOptions } from '@temporalio/worker';
@@ -20,14 +20,19 @@ import { activeMeter } from '../telemetry/runtime.js';
 import { activeTracing } from '../telemetry/tracing.js';
 import { activityInterceptors, workflowSpanSinks, type WorkerTelemetry } from '../telemetry/worker-interceptors.js';
 
+const here = fileURLToPath(import.meta.url);
+
 /** Our workflows' folder (sources under tsx/vitest, compiled JS from dist/). */
-const WORKFLOWS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'workflows');
+const WORKFLOWS_DIR = join(dirname(here), '..', 'workflows');
+
+/** `.ts` from sources, `.js` from dist/: a `workflowsPath` must name an existing file (the bundler stats it). */
+const EXT = extname(here);
 
 /** The plugin's default `workflowsPath`, for a worker without workflows of its own: `delegate` only. */
-export const DELEGATE_WORKFLOWS_PATH: string = join(WORKFLOWS_DIR, 'bundles', 'delegate');
+export const DELEGATE_WORKFLOWS_PATH: string = join(WORKFLOWS_DIR, 'bundles', `delegate${EXT}`);
 
 /** Our own worker's `workflowsPath` (`a2a-temporal worker`, the demo, the image): `delegate` and `release`. */
-export const SHOWCASE_WORKFLOWS_PATH: string = join(WORKFLOWS_DIR, 'bundles', 'showcase');
+export const SHOWCASE_WORKFLOWS_PATH: string = join(WORKFLOWS_DIR, 'bundles', `showcase${EXT}`);
 
 /** The workflow interceptors of tracing: bundled with every worker's workflows (they pass through unless a run is traced). */
 const TRACING_INTERCEPTORS_PATH = join(WORKFLOWS_DIR, 'tracing-interceptors');
@@ -40,12 +45,14 @@ class A2ATemporalPlugin extends SimplePlugin {
     super(options);
   }
 
+  // Our default workflowsPath goes in first: SimplePlugin adds the interceptor modules only to a
+  // worker that has a workflowsPath (a pre-built bundle must already contain them).
   override configureWorker(options: WorkerOptions): WorkerOptions {
-    return withOurWorkflows(super.configureWorker(this.withSinks(options)));
+    return super.configureWorker(withOurWorkflows(this.withSinks(options)));
   }
 
   override configureReplayWorker(options: ReplayWorkerOptions): ReplayWorkerOptions {
-    return withOurWorkflows(super.configureReplayWorker(this.withSinks(options)));
+    return super.configureReplayWorker(withOurWorkflows(this.withSinks(options)));
   }
 
   private withSinks<T extends { sinks?: WorkerOptions['sinks'] }>(options: T): T {

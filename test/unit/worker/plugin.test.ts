@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createActivities } from '../../../activities/index.js';
 import {
@@ -38,7 +39,13 @@ describe("the plugin's workflows", () => {
   it('are `delegate` alone when the worker has no workflows of its own (never the release coordinator)', async () => {
     const options = plugin.configureWorker({ taskQueue: 'q' });
     expect(options.workflowsPath).toBe(DELEGATE_WORKFLOWS_PATH);
-    expect(Object.keys(await import(`${DELEGATE_WORKFLOWS_PATH}.ts`))).toEqual(['delegate']);
+    expect(statSync(DELEGATE_WORKFLOWS_PATH).isFile()).toBe(true); // the bundler stats it: no extension-less path
+    expect(Object.keys(await import(DELEGATE_WORKFLOWS_PATH))).toEqual(['delegate']);
+  });
+
+  it('are bundled with the tracing interceptors when they are the default', () => {
+    const options = plugin.configureWorker({ taskQueue: 'q' });
+    expect(options.interceptors?.workflowModules).toEqual([expect.stringMatching(/tracing-interceptors$/)]);
   });
 
   it("leave a worker's own workflows alone", () => {
@@ -48,6 +55,7 @@ describe("the plugin's workflows", () => {
   });
 
   it("are `delegate` and `release` in our own worker's bundle", async () => {
-    expect(Object.keys(await import(`${SHOWCASE_WORKFLOWS_PATH}.ts`)).sort()).toEqual(['delegate', 'release']);
+    expect(statSync(SHOWCASE_WORKFLOWS_PATH).isFile()).toBe(true);
+    expect(Object.keys(await import(SHOWCASE_WORKFLOWS_PATH)).sort()).toEqual(['delegate', 'release']);
   });
 });

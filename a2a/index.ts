@@ -98,42 +98,7 @@ export {
   type ArtifactLimits,
   type ArtifactSet,
 } from './artifacts.js';
-export {
-  A2AError,
-  A2AProtocolError,
-  AbortedError,
-  ArtifactGapError,
-  ConnectionError,
-  ContentTypeNotSupportedError,
-  ExtendedAgentCardNotConfiguredError,
-  ExtensionSupportRequiredError,
-  HttpStatusError,
-  InvalidAgentResponseError,
-  InvalidResponseError,
-  isA2AError,
-  JsonRpcProtocolError,
-  NoUsableInterfaceError,
-  PermissionDeniedError,
-  PushNotificationNotSupportedError,
-  RateLimitedError,
-  ResponseTooLargeError,
-  StreamIdleTimeoutError,
-  TaskNotCancelableError,
-  TaskNotFoundError,
-  TransportTimeoutError,
-  UnauthenticatedError,
-  UnknownAgentError,
-  UnsupportedOperationError,
-  VersionNotSupportedError,
-} from './errors.js';
-export {
-  CardSignatureError,
-  InterfaceOriginMismatchError,
-  OutboundRefusedError,
-  SecurityRequirementsUnmetError,
-  TlsHandshakeError,
-  TokenRequestError,
-} from './security-errors.js';
+export { A2AError, isA2AError } from './errors.js';
 export { DEFAULT_LIMITS, type A2ALimits } from './limits.js';
 export type { HttpObservation, HttpObserver } from './http.js';
 export { OutboundPolicy, type OutboundPolicyOptions } from './outbound-policy.js';

@@ -9,14 +9,8 @@ import { Agent, type Dispatcher } from 'undici';
 import type { JSONWebKeySet } from 'jose';
 import { z } from 'zod';
 import { HttpClient } from '../a2a/http.js';
-import {
-  CardSignatureError,
-  apiKeyAuth,
-  bearerAuth,
-  type A2ALimits,
-  type AgentCard,
-  type AuthResolver,
-} from '../a2a/index.js';
+import { apiKeyAuth, bearerAuth, type A2ALimits, type AgentCard, type AuthResolver } from '../a2a/index.js';
+import { CardSignatureError } from '../a2a/security-errors.js';
 import { ClientCredentialsTokens } from '../a2a/client-credentials.js';
 import { displayUrl } from '../a2a/display-url.js';
 import { mutualTlsConnector } from '../a2a/mtls-connector.js';

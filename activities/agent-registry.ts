@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { OutboundPolicy, OutboundRefusedError } from '../a2a/index.js';
+import { OutboundPolicy } from '../a2a/index.js';
+import { OutboundRefusedError } from '../a2a/security-errors.js';
 import { originOf } from '../a2a/outbound-policy.js';
 
 /** A secret held by an environment variable (`…Env`) or a file (`…File`, re-read on every use): exactly one. */

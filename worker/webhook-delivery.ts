@@ -4,7 +4,8 @@
  * (`task` | `statusUpdate` | `artifactUpdate` | `message`); 0.3 agents POST the event with a `kind`
  * tag (the SDK's legacy sender: usually the whole Task).
  */
-import { InvalidResponseError, type StreamResponse, type TaskState } from '../a2a/index.js';
+import { type StreamResponse, type TaskState } from '../a2a/index.js';
+import { InvalidResponseError } from '../a2a/errors.js';
 import { StreamResponseSchema } from '../a2a/schemas/events.js';
 import { parseWire } from '../a2a/validation.js';
 import { legacyEventToV1 } from '../a2a/v0-3/to-v1.js';

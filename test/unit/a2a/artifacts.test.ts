@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   ArtifactAssembler,
-  ArtifactGapError,
-  ResponseTooLargeError,
   applyArtifactUpdate,
   artifactSetFromTask,
   artifactText,
@@ -11,6 +9,7 @@ import {
   type ArtifactSet,
   type TaskArtifactUpdateEvent,
 } from '../../../a2a/index.js';
+import { ArtifactGapError, ResponseTooLargeError } from '../../../a2a/errors.js';
 import { chunkPosition } from '../../../a2a/artifacts.js';
 
 function chunk(

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createA2AClient, NoUsableInterfaceError, parseAgentCard } from '../../../a2a/index.js';
+import { createA2AClient, parseAgentCard } from '../../../a2a/index.js';
+import { NoUsableInterfaceError } from '../../../a2a/errors.js';
 import { createTransport } from '../../../a2a/client.js';
 import { HttpClient } from '../../../a2a/http.js';
 import { HttpJsonTransport } from '../../../a2a/http-json-transport.js';

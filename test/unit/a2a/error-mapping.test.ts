@@ -15,7 +15,7 @@ import {
   UnknownAgentError,
   UnsupportedOperationError,
   VersionNotSupportedError,
-} from '../../../a2a/index.js';
+} from '../../../a2a/errors.js';
 import { MAX_ERROR_MESSAGE_LENGTH } from '../../../a2a/error-text.js';
 import { MAX_RETRY_AFTER_MS, parseRetryAfter } from '../../../a2a/error-mapping.js';
 import {

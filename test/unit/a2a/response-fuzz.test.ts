@@ -11,8 +11,8 @@
 import fc from 'fast-check';
 import { MockAgent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { A2AError, createA2AClient, type A2AClient, type A2ALimits, type StreamResponse } from '../../../a2a/index.js';
 import {
-  A2AError,
   ConnectionError,
   HttpStatusError,
   JsonRpcProtocolError,
@@ -20,11 +20,7 @@ import {
   StreamIdleTimeoutError,
   TransportTimeoutError,
   UnknownAgentError,
-  createA2AClient,
-  type A2AClient,
-  type A2ALimits,
-  type StreamResponse,
-} from '../../../a2a/index.js';
+} from '../../../a2a/errors.js';
 import { ListTasksResponseSchema } from '../../../a2a/schemas/requests.js';
 import { MAX_ERROR_MESSAGE_LENGTH } from '../../../a2a/error-text.js';
 import { SendMessageResponseSchema, StreamResponseSchema } from '../../../a2a/schemas/events.js';

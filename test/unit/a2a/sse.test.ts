@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ResponseTooLargeError } from '../../../a2a/index.js';
+import { ResponseTooLargeError } from '../../../a2a/errors.js';
 import { SseLineParser, readSseEvents, type SseEvent } from '../../../a2a/sse.js';
 
 async function* chunks(...parts: Array<string | Uint8Array>): AsyncGenerator<string | Uint8Array> {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS, InvalidResponseError, ResponseTooLargeError } from '../../../a2a/index.js';
+import { DEFAULT_LIMITS } from '../../../a2a/index.js';
+import { InvalidResponseError, ResponseTooLargeError } from '../../../a2a/errors.js';
 import { AgentCardSchema } from '../../../a2a/schemas/agent-card.js';
 import { MessageSchema } from '../../../a2a/schemas/message.js';
 import { SendMessageResponseSchema, StreamResponseSchema } from '../../../a2a/schemas/events.js';

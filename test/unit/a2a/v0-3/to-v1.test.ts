@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidResponseError } from '../../../../a2a/index.js';
+import { InvalidResponseError } from '../../../../a2a/errors.js';
 import { MessageSchema } from '../../../../a2a/schemas/message.js';
 import { StreamResponseSchema } from '../../../../a2a/schemas/events.js';
 import { TaskSchema } from '../../../../a2a/schemas/task.js';

@@ -12,8 +12,10 @@ COPY worker worker
 COPY client client
 COPY agents agents
 COPY platform platform
+COPY contract contract
+COPY telemetry telemetry
+COPY types types
 COPY bin bin
-COPY index.ts ./
 # `npm ci` compiles to dist/ (the `prepare` script); then the bundle; then the dev tools go.
 RUN npm ci --no-audit --no-fund \
   && node dist/worker/write-workflow-bundle.js /app/workflow-bundle.js \

@@ -37,7 +37,25 @@ export default tseslint.config(
       '@typescript-eslint/await-thenable': 'error',
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // `interface Task extends z.infer<typeof TaskWire> {}` names a schema's output (a2a/schemas/json.ts says why).
+      '@typescript-eslint/no-empty-object-type': ['error', { allowInterfaces: 'with-single-extends' }],
     },
+  },
+  {
+    // The product's exported functions say what they return: readers see the contract without
+    // tracing the body, and tsc writes a short name into the .d.ts instead of an inferred expansion.
+    files: [
+      'a2a/**/*.ts',
+      'activities/**/*.ts',
+      'contract/**/*.ts',
+      'workflows/**/*.ts',
+      'worker/**/*.ts',
+      'client/**/*.ts',
+      'agents/**/*.ts',
+      'platform/**/*.ts',
+      'telemetry/**/*.ts',
+    ],
+    rules: { '@typescript-eslint/explicit-module-boundary-types': 'error' },
   },
   {
     // Import cycles make load order (and the workflow bundle) fragile: none anywhere.

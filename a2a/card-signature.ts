@@ -10,7 +10,8 @@
 import canonicalizeModule from 'canonicalize';
 import { createLocalJWKSet, flattenedVerify, type FlattenedVerifyGetKey, type JSONWebKeySet } from 'jose';
 import type { KeyObject } from 'node:crypto';
-import { CardSignatureError, type ErrorContext } from './errors.js';
+import type { ErrorContext } from './errors.js';
+import { CardSignatureError } from './security-errors.js';
 import type { AgentCard } from './schemas/agent-card.js';
 
 // The package is CommonJS (`module.exports = serialize`): its default import is the function.

@@ -15,7 +15,7 @@ import { fetch as undiciFetch, type Dispatcher } from 'undici';
 import type { AuthMaterial, AuthResolver } from './auth.js';
 import { scrubSecrets } from './auth.js';
 import { displayUrl } from './display-url.js';
-import { TokenRequestError } from './errors.js';
+import { TokenRequestError } from './security-errors.js';
 import { isLoopbackHost, type OutboundPolicy } from './outbound-policy.js';
 
 export interface ClientCredentialsOptions {

@@ -13,7 +13,6 @@ import {
   PROTOCOL_ERRORS_BY_RPC_CODE,
   PermissionDeniedError,
   RateLimitedError,
-  TlsHandshakeError,
   TransportTimeoutError,
   UnauthenticatedError,
   UnknownAgentError,
@@ -21,6 +20,7 @@ import {
 } from './errors.js';
 import { clip, safeCause, scrubbed } from './error-text.js';
 import { errorInfos, type ErrorInfo } from './schemas/wire-errors.js';
+import { TlsHandshakeError } from './security-errors.js';
 import { exceedsDepth } from './validation.js';
 import { DEFAULT_LIMITS } from './limits.js';
 

@@ -1,5 +1,5 @@
 /**
- * The building blocks of error messages (internal to a2a/). Every piece of agent-sent text that
+ * The building blocks of errors (internal to a2a/): their messages, and the details they carry. Every piece of agent-sent text that
  * goes into a message passes through {@link quote} or {@link scrubbed}: bounded first, scrubbed of
  * credentials, then cut, so a cut never leaves part of a secret behind.
  */
@@ -8,6 +8,11 @@ import type { ErrorContext } from './errors.js';
 
 /** No error message of the A2A client is longer than this (characters). */
 export const MAX_ERROR_MESSAGE_LENGTH = 1000;
+
+/** Copies the defined `details` onto `error` (subclasses `declare` the fields they carry). */
+export function keep(error: Error, details: Record<string, unknown>): void {
+  for (const [key, value] of Object.entries(details)) if (value !== undefined) Object.assign(error, { [key]: value });
+}
 
 /** Longest URL printed in a message. */
 const MAX_URL_LENGTH = 200;

@@ -8,10 +8,8 @@
  * and a factory, as in the official SDK's `errors/base.ts`. Messages are one sentence (what
  * happened, what to do), at most {@link MAX_ERROR_MESSAGE_LENGTH} characters, without credentials.
  */
-import { MAX_ERROR_MESSAGE_LENGTH, clip, quote, where } from './error-text.js';
+import { MAX_ERROR_MESSAGE_LENGTH, clip, keep, quote, where } from './error-text.js';
 import { LIMIT_ENV, formatBytes, type LimitName } from './limits.js';
-
-export { MAX_ERROR_MESSAGE_LENGTH } from './error-text.js';
 
 /** Where an error happened: the A2A operation and the agent interface URL (never with credentials). */
 export interface ErrorContext {
@@ -26,11 +24,6 @@ export interface A2AErrorInit extends ErrorContext {
   retryable: boolean;
   retryAfterMs?: number;
   cause?: unknown;
-}
-
-/** Copies the defined `details` onto `error` (subclasses `declare` the fields they carry). */
-function keep(error: Error, details: Record<string, unknown>): void {
-  for (const [key, value] of Object.entries(details)) if (value !== undefined) Object.assign(error, { [key]: value });
 }
 
 const brandKey = (name: string): symbol => Symbol.for(`a2a-temporal.${name}`);
@@ -405,96 +398,6 @@ export class NoUsableInterfaceError extends A2AError {
       retryable: false,
     });
     keep(this, { offered: offered.slice(0, 10) });
-  }
-}
-
-/** The card names an interface on an origin that is neither the card's nor allow-listed (or not http(s) at all). */
-export class InterfaceOriginMismatchError extends A2AError {
-  declare readonly interfaceOrigin: string;
-  declare readonly cardOrigin: string;
-  constructor(init: ErrorContext & { interfaceOrigin: string; cardOrigin: string }) {
-    const { interfaceOrigin, cardOrigin } = init;
-    super(
-      `The agent card at ${clip(cardOrigin, 200)} names its interface at ${clip(interfaceOrigin, 200)}, another origin, so nothing was sent there; if that origin really belongs to the agent, add it to "allowOrigins" of the agent's agents-file entry.`,
-      { ...init, code: 'INTERFACE_ORIGIN_MISMATCH', retryable: false },
-    );
-    keep(this, { interfaceOrigin, cardOrigin });
-  }
-}
-
-/** The outbound policy refused a request before it was sent (scheme, user info, plain http, address). */
-export class OutboundRefusedError extends A2AError {
-  declare readonly why: string;
-  constructor(init: ErrorContext & { why: string }) {
-    super(`${where(init)} was not sent because ${init.why}.`, { ...init, code: 'OUTBOUND_REFUSED', retryable: false });
-    keep(this, { why: init.why });
-  }
-}
-
-/** The card requires security schemes that the agents-file entry does not provide; nothing was sent. */
-export class SecurityRequirementsUnmetError extends A2AError {
-  declare readonly required: string;
-  declare readonly provided: string;
-  constructor(init: ErrorContext & { required: string; provided: string }) {
-    const { required, provided } = init;
-    super(
-      `The agent card${init.agentUrl ? ` at ${init.agentUrl}` : ''} requires ${clip(required, 300)}, but the agents file provides ${clip(provided, 200)}, so nothing was sent; configure a matching "auth" on the agent's entry.`,
-      { ...init, code: 'SECURITY_REQUIREMENTS_UNMET', retryable: false },
-    );
-    keep(this, { required, provided });
-  }
-}
-
-/** The card's signature is missing (where one is required) or does not verify. */
-export class CardSignatureError extends A2AError {
-  declare readonly problem: 'missing' | 'invalid';
-  constructor(init: ErrorContext & { problem: 'missing' | 'invalid'; why: string; cause?: unknown }) {
-    const at = init.agentUrl ? ` at ${init.agentUrl}` : '';
-    const message =
-      init.problem === 'missing'
-        ? `The agent card${at} is not signed, and its agents-file entry sets "requireSignedCard": true, so it was refused; ask the agent's operators to sign it (A2A §8.4).`
-        : `The agent card${at} carries a signature that does not verify (${clip(init.why, 200)}), so it was refused; check the key configured for the agent ("cardSigning") or ask its operators.`;
-    super(message, {
-      ...init,
-      code: init.problem === 'missing' ? 'CARD_NOT_SIGNED' : 'CARD_SIGNATURE_INVALID',
-      retryable: false,
-    });
-    keep(this, { problem: init.problem });
-  }
-}
-
-/** The authorization server refused to issue a token (a revoked or wrong client), or answered with no usable token. */
-export class TokenRequestError extends A2AError {
-  declare readonly oauthError?: string;
-  constructor(init: ErrorContext & { why: string; oauthError?: string; retryable: boolean; cause?: unknown }) {
-    const advice = init.retryable
-      ? 'retry later'
-      : 'check the client id and secret configured for this agent, and whether the client is still registered';
-    super(
-      `The token request${init.agentUrl ? ` to ${init.agentUrl}` : ''} failed: ${clip(init.why, 300)}; ${advice}.`,
-      {
-        ...init,
-        code: 'TOKEN_REQUEST_FAILED',
-        retryable: init.retryable,
-      },
-    );
-    keep(this, { oauthError: init.oauthError });
-  }
-}
-
-/** The TLS handshake failed for a reason retrying cannot fix: an untrusted server certificate, or a refused client certificate. */
-export class TlsHandshakeError extends A2AError {
-  declare readonly systemCode: string;
-  constructor(init: ErrorContext & { systemCode: string; clientCertificate: boolean; cause?: unknown }) {
-    const why = init.clientCertificate
-      ? 'the agent requires a client certificate for mutual TLS and did not accept ours (none was configured, or not one it trusts); set "tls.certFile" and "tls.keyFile" on its agents-file entry'
-      : 'the agent\'s certificate is not trusted; set its CA bundle with "tls.caFile" on the agents-file entry (verification is never switched off)';
-    super(`${where(init)} failed in the TLS handshake (${clip(init.systemCode, 60)}): ${why}.`, {
-      ...init,
-      code: 'TLS_HANDSHAKE_FAILED',
-      retryable: false,
-    });
-    keep(this, { systemCode: init.systemCode });
   }
 }
 

@@ -13,14 +13,25 @@ import { UnknownAgentError, type A2AError } from './errors.js';
 import { streamResponses, type DecodedEvent, type StreamDecoder } from './event-stream.js';
 import { displayUrl, type HttpRequest } from './http.js';
 import type { BindingOptions } from './binding-options.js';
-import { SendMessageResponseSchema, StreamResponseSchema, type StreamResponse } from './schemas/events.js';
+import type { AgentCard } from './schemas/agent-card.js';
+import {
+  SendMessageResponseSchema,
+  StreamResponseSchema,
+  type SendMessageResponse,
+  type StreamResponse,
+} from './schemas/events.js';
 import {
   ListTaskPushNotificationConfigsResponseSchema,
   TaskPushNotificationConfigSchema,
   type TaskPushNotificationConfig,
 } from './schemas/push-config.js';
-import { ListTasksResponseSchema, type ListTasksRequest, type SendMessageRequest } from './schemas/requests.js';
-import { TaskSchema } from './schemas/task.js';
+import {
+  ListTasksResponseSchema,
+  type ListTasksRequest,
+  type ListTasksResponse,
+  type SendMessageRequest,
+} from './schemas/requests.js';
+import { TaskSchema, type Task } from './schemas/task.js';
 import type {
   CallOptions,
   CancelTaskParams,
@@ -41,7 +52,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 type Query = HttpRequest['query'];
 
 /** `encodeURIComponent` for one path segment. */
-export function seg(value: string): string {
+export function pathSegment(value: string): string {
   return encodeURIComponent(value);
 }
 
@@ -67,7 +78,7 @@ export class RestConnection {
     /** 1.0 prefixes every path with `/{tenant}` when the interface has one; 0.3 had no tenants. */
     useTenant = true,
   ) {
-    const tenant = useTenant && options.endpoint.tenant ? `/${seg(options.endpoint.tenant)}` : '';
+    const tenant = useTenant && options.endpoint.tenant ? `/${pathSegment(options.endpoint.tenant)}` : '';
     this.base = `${withoutTrailingSlashes(options.endpoint.url)}${tenant}${prefix}`;
     this.agentUrl = displayUrl(options.endpoint.url);
   }
@@ -207,19 +218,19 @@ export class HttpJsonTransport implements Transport {
     error: (json) => restErrorEvent(json, scope),
   });
 
-  async sendMessage(req: SendMessageRequest, o?: CallOptions) {
+  async sendMessage(req: SendMessageRequest, o?: CallOptions): Promise<SendMessageResponse> {
     const body = await this.rest.call('POST', '/message:send', 'SendMessage', { body: req }, o);
     return parseWire(SendMessageResponseSchema, body, this.rest.parseContext('SendMessage', 'SendMessageResponse'));
   }
 
-  sendStreamingMessage(req: SendMessageRequest, o?: StreamOptions) {
+  sendStreamingMessage(req: SendMessageRequest, o?: StreamOptions): AsyncGenerator<StreamResponse, void, undefined> {
     return this.rest.stream('/message:stream', 'SendStreamingMessage', req, this.decoder, o);
   }
 
-  async getTask(req: GetTaskParams, o?: CallOptions) {
+  async getTask(req: GetTaskParams, o?: CallOptions): Promise<Task> {
     const body = await this.rest.call(
       'GET',
-      `/tasks/${seg(req.id)}`,
+      `/tasks/${pathSegment(req.id)}`,
       'GetTask',
       { query: { historyLength: req.historyLength } },
       o,
@@ -227,7 +238,7 @@ export class HttpJsonTransport implements Transport {
     return parseWire(TaskSchema, body, this.rest.parseContext('GetTask', 'Task'));
   }
 
-  async listTasks(req: ListTasksRequest, o?: CallOptions) {
+  async listTasks(req: ListTasksRequest, o?: CallOptions): Promise<ListTasksResponse> {
     const query = {
       contextId: req.contextId,
       status: req.status,
@@ -241,23 +252,29 @@ export class HttpJsonTransport implements Transport {
     return parseWire(ListTasksResponseSchema, body ?? {}, this.rest.parseContext('ListTasks', 'ListTasksResponse'));
   }
 
-  async cancelTask(req: CancelTaskParams, o?: CallOptions) {
+  async cancelTask(req: CancelTaskParams, o?: CallOptions): Promise<Task> {
     // `{}`, never an empty body or `null`: some servers reject those (a2a-go #380).
     const payload = req.metadata ? { metadata: req.metadata } : {};
-    const body = await this.rest.call('POST', `/tasks/${seg(req.id)}:cancel`, 'CancelTask', { body: payload }, o);
+    const body = await this.rest.call(
+      'POST',
+      `/tasks/${pathSegment(req.id)}:cancel`,
+      'CancelTask',
+      { body: payload },
+      o,
+    );
     return parseWire(TaskSchema, body, this.rest.parseContext('CancelTask', 'Task'));
   }
 
-  subscribeToTask(req: SubscribeToTaskParams, o?: StreamOptions) {
-    return this.rest.stream(`/tasks/${seg(req.id)}:subscribe`, 'SubscribeToTask', {}, this.decoder, o, true);
+  subscribeToTask(req: SubscribeToTaskParams, o?: StreamOptions): AsyncGenerator<StreamResponse, void, undefined> {
+    return this.rest.stream(`/tasks/${pathSegment(req.id)}:subscribe`, 'SubscribeToTask', {}, this.decoder, o, true);
   }
 
-  async createPushConfig(cfg: TaskPushNotificationConfig, o?: CallOptions) {
+  async createPushConfig(cfg: TaskPushNotificationConfig, o?: CallOptions): Promise<TaskPushNotificationConfig> {
     const op = 'CreateTaskPushNotificationConfig';
     const { tenant: _tenant, ...config } = cfg;
     const body = await this.rest.call(
       'POST',
-      `/tasks/${seg(cfg.taskId ?? '')}/pushNotificationConfigs`,
+      `/tasks/${pathSegment(cfg.taskId ?? '')}/pushNotificationConfigs`,
       op,
       { body: config },
       o,
@@ -265,11 +282,11 @@ export class HttpJsonTransport implements Transport {
     return parseWire(TaskPushNotificationConfigSchema, body, this.rest.parseContext(op, 'TaskPushNotificationConfig'));
   }
 
-  async getPushConfig(req: PushConfigRef, o?: CallOptions) {
+  async getPushConfig(req: PushConfigRef, o?: CallOptions): Promise<TaskPushNotificationConfig> {
     const op = 'GetTaskPushNotificationConfig';
     const body = await this.rest.call(
       'GET',
-      `/tasks/${seg(req.taskId)}/pushNotificationConfigs/${seg(req.id)}`,
+      `/tasks/${pathSegment(req.taskId)}/pushNotificationConfigs/${pathSegment(req.id)}`,
       op,
       {},
       o,
@@ -280,7 +297,13 @@ export class HttpJsonTransport implements Transport {
   async listPushConfigs(req: ListPushConfigsParams, o?: CallOptions): Promise<ListPushConfigsResult> {
     const op = 'ListTaskPushNotificationConfigs';
     const query = { pageSize: req.pageSize, pageToken: req.pageToken };
-    const body = await this.rest.call('GET', `/tasks/${seg(req.taskId)}/pushNotificationConfigs`, op, { query }, o);
+    const body = await this.rest.call(
+      'GET',
+      `/tasks/${pathSegment(req.taskId)}/pushNotificationConfigs`,
+      op,
+      { query },
+      o,
+    );
     const parsed = parseWire(
       ListTaskPushNotificationConfigsResponseSchema,
       body ?? {},
@@ -294,10 +317,16 @@ export class HttpJsonTransport implements Transport {
   async deletePushConfig(req: PushConfigRef, o?: CallOptions): Promise<void> {
     const op = 'DeleteTaskPushNotificationConfig';
     // 200 `{}` or 204: either is fine.
-    await this.rest.call('DELETE', `/tasks/${seg(req.taskId)}/pushNotificationConfigs/${seg(req.id)}`, op, {}, o);
+    await this.rest.call(
+      'DELETE',
+      `/tasks/${pathSegment(req.taskId)}/pushNotificationConfigs/${pathSegment(req.id)}`,
+      op,
+      {},
+      o,
+    );
   }
 
-  async getExtendedAgentCard(o?: CallOptions) {
+  async getExtendedAgentCard(o?: CallOptions): Promise<AgentCard> {
     const body = await this.rest.call('GET', '/extendedAgentCard', 'GetExtendedAgentCard', {}, o);
     return parseAgentCard(body, this.rest.parseContext('GetExtendedAgentCard', 'agent card'));
   }

@@ -5,7 +5,7 @@
  * dependency and works on its own:
  *
  * ```ts
- * import { applyArtifactUpdate, artifactSetFromTask, artifactText, createA2AClient, fetchAgentCard, textPart } from './a2a/index.js';
+ * import { applyArtifactUpdate, artifactSetFromTask, artifactText, createA2AClient, fetchAgentCard, textPart } from 'a2a-temporal/a2a';
  *
  * const { card } = await fetchAgentCard('http://127.0.0.1:4000');      // discover: GET /.well-known/agent-card.json
  * const agent = createA2AClient({ card }, { timeoutMs: 30_000 });      // picks HTTP+JSON or JSONRPC, A2A 1.0 or 0.3
@@ -27,16 +27,47 @@
  *
  * @module
  */
-export * from './schemas/index.js';
+export type { JsonValue, Metadata } from './schemas/json.js';
 export {
-  AGENT_CARD_PATH,
-  agentCardUrl,
+  dataPart,
+  textPart,
+  type DataPart,
+  type Part,
+  type RawPart,
+  type TextPart,
+  type UrlPart,
+} from './schemas/part.js';
+export { isInterruptedState, isTerminalState, type Role, type TaskState } from './schemas/task-state.js';
+export type { Message } from './schemas/message.js';
+export type { Artifact, Task, TaskStatus } from './schemas/task.js';
+export type {
+  SendMessageResponse,
+  StreamResponse,
+  TaskArtifactUpdateEvent,
+  TaskStatusUpdateEvent,
+} from './schemas/events.js';
+export type {
+  AgentCapabilities,
+  AgentCard,
+  AgentCardSignature,
+  AgentExtension,
+  AgentInterface,
+  AgentProvider,
+  AgentSkill,
+  SecurityRequirement,
+  SecurityScheme,
+} from './schemas/agent-card.js';
+export type { AuthenticationInfo, TaskPushNotificationConfig } from './schemas/push-config.js';
+export type {
+  ListTasksRequest,
+  ListTasksResponse,
+  SendMessageConfiguration,
+  SendMessageRequest,
+} from './schemas/requests.js';
+export {
   fetchAgentCard,
   parseAgentCard,
-  parseMaxAge,
   selectInterface,
-  supportedBinding,
-  supportedVersion,
   type FetchAgentCardOptions,
   type FetchedAgentCard,
   type InterfacePreference,
@@ -45,13 +76,7 @@ export {
   type SupportedVersion,
 } from './agent-card.js';
 export { apiKeyAuth, bearerAuth, type AuthMaterial, type AuthResolver } from './auth.js';
-export {
-  createA2AClient,
-  createTransport,
-  type A2AClient,
-  type A2AClientOptions,
-  type A2AClientTarget,
-} from './client.js';
+export { createA2AClient, type A2AClient, type A2AClientOptions, type A2AClientTarget } from './client.js';
 export type {
   CallOptions,
   CancelTaskParams,
@@ -68,33 +93,12 @@ export {
   applyArtifactUpdate,
   artifactSetFromTask,
   artifactText,
-  chunkPosition,
   emptyArtifactSet,
   isArtifactSetComplete,
   type ArtifactLimits,
   type ArtifactSet,
 } from './artifacts.js';
-export * from './errors.js';
-export { MAX_RETRY_AFTER_MS, parseRetryAfter } from './error-mapping.js';
+export { A2AError, isA2AError } from './errors.js';
 export { DEFAULT_LIMITS, type A2ALimits } from './limits.js';
 export type { HttpObservation, HttpObserver } from './http.js';
-export { readSseEvents, SseLineParser, type SseEvent, type SseReadOptions } from './sse.js';
-export {
-  OutboundPolicy,
-  addressRange,
-  isLoopbackHost,
-  originOf,
-  publicAddressLookup,
-  type OutboundPolicyOptions,
-} from './outbound-policy.js';
-export { ClientCredentialsTokens, type ClientCredentialsOptions } from './client-credentials.js';
-export { verifyCardSignature, type CardKey, type CardSignatureVerdict } from './card-signature.js';
-export {
-  describeScheme,
-  meetRequirements,
-  type ChosenRequirement,
-  type HeldCredentials,
-  type RequirementVerdict,
-} from './security-requirements.js';
-export { displayUrl } from './display-url.js';
-export { mutualTlsConnector } from './mtls-connector.js';
+export { OutboundPolicy, type OutboundPolicyOptions } from './outbound-policy.js';

@@ -13,14 +13,25 @@ import { quote, where } from './error-text.js';
 import { InvalidResponseError, UnknownAgentError, type A2AError } from './errors.js';
 import { streamResponses, type DecodedEvent, type StreamDecoder } from './event-stream.js';
 import { displayUrl } from './http.js';
-import { SendMessageResponseSchema, StreamResponseSchema, type StreamResponse } from './schemas/events.js';
+import type { AgentCard } from './schemas/agent-card.js';
+import {
+  SendMessageResponseSchema,
+  StreamResponseSchema,
+  type SendMessageResponse,
+  type StreamResponse,
+} from './schemas/events.js';
 import {
   ListTaskPushNotificationConfigsResponseSchema,
   TaskPushNotificationConfigSchema,
   type TaskPushNotificationConfig,
 } from './schemas/push-config.js';
-import { ListTasksResponseSchema, type ListTasksRequest, type SendMessageRequest } from './schemas/requests.js';
-import { TaskSchema } from './schemas/task.js';
+import {
+  ListTasksResponseSchema,
+  type ListTasksRequest,
+  type ListTasksResponse,
+  type SendMessageRequest,
+} from './schemas/requests.js';
+import { TaskSchema, type Task } from './schemas/task.js';
 import type {
   CallOptions,
   CancelTaskParams,
@@ -161,12 +172,12 @@ export class JsonRpcTransport implements Transport {
     return { response, final: 'message' in response };
   };
 
-  async sendMessage(req: SendMessageRequest, o?: CallOptions) {
+  async sendMessage(req: SendMessageRequest, o?: CallOptions): Promise<SendMessageResponse> {
     const result = await this.rpc.call('SendMessage', { ...this.tenant, ...req }, 'SendMessage', o);
     return parseWire(SendMessageResponseSchema, result, this.rpc.parseContext('SendMessage', 'SendMessageResponse'));
   }
 
-  sendStreamingMessage(req: SendMessageRequest, o?: StreamOptions) {
+  sendStreamingMessage(req: SendMessageRequest, o?: StreamOptions): AsyncGenerator<StreamResponse, void, undefined> {
     return this.rpc.stream(
       'SendStreamingMessage',
       { ...this.tenant, ...req },
@@ -176,32 +187,32 @@ export class JsonRpcTransport implements Transport {
     );
   }
 
-  async getTask(req: GetTaskParams, o?: CallOptions) {
+  async getTask(req: GetTaskParams, o?: CallOptions): Promise<Task> {
     const result = await this.rpc.call('GetTask', { ...this.tenant, ...req }, 'GetTask', o);
     return parseWire(TaskSchema, result, this.rpc.parseContext('GetTask', 'Task'));
   }
 
-  async listTasks(req: ListTasksRequest, o?: CallOptions) {
+  async listTasks(req: ListTasksRequest, o?: CallOptions): Promise<ListTasksResponse> {
     const result = await this.rpc.call('ListTasks', { ...this.tenant, ...req }, 'ListTasks', o);
     return parseWire(ListTasksResponseSchema, result, this.rpc.parseContext('ListTasks', 'ListTasksResponse'));
   }
 
-  async cancelTask(req: CancelTaskParams, o?: CallOptions) {
+  async cancelTask(req: CancelTaskParams, o?: CallOptions): Promise<Task> {
     const result = await this.rpc.call('CancelTask', { ...this.tenant, ...req }, 'CancelTask', o);
     return parseWire(TaskSchema, result, this.rpc.parseContext('CancelTask', 'Task'));
   }
 
-  subscribeToTask(req: SubscribeToTaskParams, o?: StreamOptions) {
+  subscribeToTask(req: SubscribeToTaskParams, o?: StreamOptions): AsyncGenerator<StreamResponse, void, undefined> {
     return this.rpc.stream('SubscribeToTask', { ...this.tenant, id: req.id }, 'SubscribeToTask', this.decodeEvent, o);
   }
 
-  async createPushConfig(cfg: TaskPushNotificationConfig, o?: CallOptions) {
+  async createPushConfig(cfg: TaskPushNotificationConfig, o?: CallOptions): Promise<TaskPushNotificationConfig> {
     const op = 'CreateTaskPushNotificationConfig';
     const result = await this.rpc.call(op, { ...cfg, ...this.tenant }, op, o);
     return parseWire(TaskPushNotificationConfigSchema, result, this.rpc.parseContext(op, 'TaskPushNotificationConfig'));
   }
 
-  async getPushConfig(req: PushConfigRef, o?: CallOptions) {
+  async getPushConfig(req: PushConfigRef, o?: CallOptions): Promise<TaskPushNotificationConfig> {
     const op = 'GetTaskPushNotificationConfig';
     const result = await this.rpc.call(op, { ...this.tenant, taskId: req.taskId, id: req.id }, op, o);
     return parseWire(TaskPushNotificationConfigSchema, result, this.rpc.parseContext(op, 'TaskPushNotificationConfig'));
@@ -226,7 +237,7 @@ export class JsonRpcTransport implements Transport {
     await this.rpc.call(op, { ...this.tenant, taskId: req.taskId, id: req.id }, op, o);
   }
 
-  async getExtendedAgentCard(o?: CallOptions) {
+  async getExtendedAgentCard(o?: CallOptions): Promise<AgentCard> {
     const result = await this.rpc.call('GetExtendedAgentCard', { ...this.tenant }, 'GetExtendedAgentCard', o);
     return parseAgentCard(result, this.rpc.parseContext('GetExtendedAgentCard', 'agent card'));
   }

@@ -9,7 +9,7 @@
  * Verification of the agent's certificate is undici's default, always on.
  */
 import { buildConnector } from 'undici';
-import { TlsHandshakeError } from './errors.js';
+import { TlsHandshakeError } from './security-errors.js';
 
 /** A connector for undici's `connect` option presenting `cert`/`key`, verifying the agent against `ca` (or the system roots). */
 export function mutualTlsConnector(tls: buildConnector.BuildOptions): buildConnector.connector {

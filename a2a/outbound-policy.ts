@@ -17,7 +17,8 @@
  */
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import ipaddr from 'ipaddr.js';
-import { InterfaceOriginMismatchError, OutboundRefusedError, type ErrorContext } from './errors.js';
+import type { ErrorContext } from './errors.js';
+import { InterfaceOriginMismatchError, OutboundRefusedError } from './security-errors.js';
 import { displayUrl } from './display-url.js';
 
 export interface OutboundPolicyOptions {

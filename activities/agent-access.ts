@@ -9,21 +9,14 @@ import { Agent, type Dispatcher } from 'undici';
 import type { JSONWebKeySet } from 'jose';
 import { z } from 'zod';
 import { HttpClient } from '../a2a/http.js';
-import {
-  CardSignatureError,
-  ClientCredentialsTokens,
-  displayUrl,
-  mutualTlsConnector,
-  apiKeyAuth,
-  bearerAuth,
-  verifyCardSignature,
-  type A2ALimits,
-  type AgentCard,
-  type AuthResolver,
-  type CardKey,
-  type ErrorContext,
-  type HeldCredentials,
-} from '../a2a/index.js';
+import { apiKeyAuth, bearerAuth, type A2ALimits, type AgentCard, type AuthResolver } from '../a2a/index.js';
+import { CardSignatureError } from '../a2a/security-errors.js';
+import { ClientCredentialsTokens } from '../a2a/client-credentials.js';
+import { displayUrl } from '../a2a/display-url.js';
+import { mutualTlsConnector } from '../a2a/mtls-connector.js';
+import { verifyCardSignature, type CardKey } from '../a2a/card-signature.js';
+import type { ErrorContext } from '../a2a/errors.js';
+import type { HeldCredentials } from '../a2a/security-requirements.js';
 import type { EndpointSecurity } from '../contract/delegation-types.js';
 import { CredentialMissingError, type AgentEntry, type AgentLocation, type TlsConfig } from './agent-registry.js';
 import { readSecret } from './secret-source.js';

@@ -7,7 +7,9 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { OutboundPolicy, OutboundRefusedError, originOf } from '../a2a/index.js';
+import { OutboundPolicy } from '../a2a/index.js';
+import { OutboundRefusedError } from '../a2a/security-errors.js';
+import { originOf } from '../a2a/outbound-policy.js';
 
 /** A secret held by an environment variable (`…Env`) or a file (`…File`, re-read on every use): exactly one. */
 function secretRef<E extends string, F extends string>(env: E, file: F) {
@@ -115,9 +117,7 @@ export const AgentsFileSchema = z.object({ agents: z.record(z.string().min(1), A
 
 export type AgentsFile = z.input<typeof AgentsFileSchema>;
 export type AgentEntry = z.output<typeof AgentEntrySchema>;
-export type AgentAuth = z.output<typeof AgentAuthSchema>;
 export type TlsConfig = z.output<typeof TlsSchema>;
-export type CardSigningConfig = z.output<typeof CardSigningSchema>;
 
 /** Thrown when a name is not in the agents file; the message lists the names it has. */
 export class AgentNotConfiguredError extends Error {

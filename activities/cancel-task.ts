@@ -1,5 +1,6 @@
 import { Context } from '@temporalio/activity';
-import { TaskNotCancelableError, TaskNotFoundError, type A2AClient, type Message, type Task } from '../a2a/index.js';
+import { type A2AClient, type Message, type Task } from '../a2a/index.js';
+import { TaskNotCancelableError, TaskNotFoundError } from '../a2a/errors.js';
 import type { AgentRef } from '../contract/delegation-types.js';
 import { clientFor, type ActivityDeps } from './deps.js';
 import { asActivity } from './failures.js';

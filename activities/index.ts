@@ -7,17 +7,20 @@
  * ```
  */
 import type { Dispatcher } from 'undici';
-import { publicAddressLookup } from '../a2a/index.js';
+import type { Task } from '../a2a/index.js';
+import { publicAddressLookup } from '../a2a/outbound-policy.js';
+import type { ResolvedAgent } from '../contract/delegation-types.js';
 import { AgentAccess, defaultDispatcher } from './agent-access.js';
 import { AgentRegistry } from './agent-registry.js';
 import { cancelTask, type CancelTaskInput } from './cancel-task.js';
 import { AgentCardCache } from './card-cache.js';
 import type { ActivityDeps } from './deps.js';
 import { getTask, type GetTaskInput } from './get-task.js';
-import { deletePushConfig, registerPushConfig, type PushConfigInput } from './push-config.js';
+import { deletePushConfig, registerPushConfig, type PushConfigInput, type PushRegistration } from './push-config.js';
 import { resolveAgent, type ResolveAgentInput } from './resolve-agent.js';
-import { sendMessage, type SendMessageInput } from './send-message.js';
-import { streamMessage, type StreamMessageInput } from './stream-message.js';
+import { sendMessage, type SendMessageInput, type SendOutcome } from './send-message.js';
+import { streamMessage, type StreamMessageInput, type StreamTurnOutcome } from './stream-message.js';
+import type { TrackOutcome } from './task-outcome.js';
 import { trackTask, type TrackTaskInput } from './track-task.js';
 
 export interface CreateActivitiesOptions {
@@ -38,11 +41,23 @@ export interface CreateActivitiesOptions {
   telemetry?: ActivityDeps['telemetry'];
 }
 
+/** The activity functions by type name, as workflows see them through `proxyActivities`. */
+export interface DelegationActivities {
+  'a2a.resolveAgent': (input: ResolveAgentInput) => Promise<ResolvedAgent>;
+  'a2a.sendMessage': (input: SendMessageInput) => Promise<SendOutcome>;
+  'a2a.streamMessage': (input: StreamMessageInput) => Promise<StreamTurnOutcome>;
+  'a2a.trackTask': (input: TrackTaskInput) => Promise<TrackOutcome>;
+  'a2a.cancelTask': (input: CancelTaskInput) => Promise<Task | undefined>;
+  'a2a.getTask': (input: GetTaskInput) => Promise<TrackOutcome>;
+  'a2a.registerPushConfig': (input: PushConfigInput) => Promise<PushRegistration>;
+  'a2a.deletePushConfig': (input: PushConfigInput) => Promise<void>;
+}
+
 /**
  * The delegation activities, by activity type name: `a2a.resolveAgent`, `a2a.sendMessage`, …
  * (prefixed, so they never clash with a worker's own `sendMessage`).
  */
-export function createActivities(options: CreateActivitiesOptions = {}) {
+export function createActivities(options: CreateActivitiesOptions = {}): DelegationActivities {
   // One pool for all agents: keep-alive connections are reused across delegations. No body
   // timeout: streams stay silent while a task is parked; the tracker has its own idle timeout.
   // Agents named by URL get a pool of their own whose connections refuse non-public addresses.
@@ -80,9 +95,6 @@ export function createActivities(options: CreateActivitiesOptions = {}) {
   };
 }
 
-/** The activity functions by type name, as workflows see them through `proxyActivities`. */
-export type DelegationActivities = ReturnType<typeof createActivities>;
-
 /** An activity's name without the `a2a.` prefix, e.g. `sendMessage`. */
 export type DelegationActivityName = keyof DelegationActivities extends `a2a.${infer Name}` ? Name : never;
 
@@ -98,13 +110,13 @@ export function legacyActivityNames(activities: DelegationActivities): Record<De
 
 export const ACTIVITY_PREFIX = 'a2a.';
 
-export { AgentRegistry, loadAgentRegistry, AgentsFileSchema, type AgentsFile } from './agent-registry.js';
+export { AgentRegistry, loadAgentRegistry, type AgentsFile } from './agent-registry.js';
 export type { ResolveAgentInput } from './resolve-agent.js';
-export type { SendMessageInput, SendOutcome } from './send-message.js';
-export type { StreamMessageInput, StreamTurnOutcome } from './stream-message.js';
-export type { TrackTaskInput, TrackOutcome, TrackPhase, TrackProgress, ArtifactProgress } from './track-task.js';
+export type { SendMessageInput } from './send-message.js';
+export type { StreamMessageInput } from './stream-message.js';
+export type { RoundSettings, TrackTaskInput, TrackOutcome, TrackProgress } from './track-task.js';
 export type { CancelTaskInput } from './cancel-task.js';
 export type { GetTaskInput } from './get-task.js';
-export type { PushConfigInput, PushRegistration } from './push-config.js';
+export type { PushConfigInput } from './push-config.js';
 export { pushCredential, isPushCredential } from './push-credential.js';
-export { pushUrl, parsePushPath, PUSH_PATH_PREFIX } from './push-url.js';
+export { pushUrl, parsePushPath } from './push-url.js';

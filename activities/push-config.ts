@@ -5,7 +5,7 @@
  */
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { TaskNotFoundError } from '../a2a/index.js';
+import { TaskNotFoundError } from '../a2a/errors.js';
 import type { AgentRef } from '../contract/delegation-types.js';
 import { FailureType } from '../contract/failure-types.js';
 import { clientFor, type ActivityDeps } from './deps.js';

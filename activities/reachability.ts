@@ -7,7 +7,8 @@
  */
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { A2AError, StreamIdleTimeoutError } from '../a2a/index.js';
+import { A2AError } from '../a2a/index.js';
+import { StreamIdleTimeoutError } from '../a2a/errors.js';
 import { FailureType } from '../contract/failure-types.js';
 
 /** True for a failure that says nothing about the task, only that the agent did not answer this time. */

@@ -1,15 +1,10 @@
 import { Context } from '@temporalio/activity';
-import {
-  ExtendedAgentCardNotConfiguredError,
-  SecurityRequirementsUnmetError,
-  UnsupportedOperationError,
-  agentCardUrl,
-  displayUrl,
-  meetRequirements,
-  selectInterface,
-  type AgentCard,
-  type ChosenRequirement,
-} from '../a2a/index.js';
+import { selectInterface, type AgentCard } from '../a2a/index.js';
+import { ExtendedAgentCardNotConfiguredError, UnsupportedOperationError } from '../a2a/errors.js';
+import { SecurityRequirementsUnmetError } from '../a2a/security-errors.js';
+import { agentCardUrl } from '../a2a/agent-card.js';
+import { displayUrl } from '../a2a/display-url.js';
+import { meetRequirements, type ChosenRequirement } from '../a2a/security-requirements.js';
 import type { EndpointSecurity, ResolvedAgent, ResolvedCard, ResolvedEndpoint } from '../contract/delegation-types.js';
 import type { AgentLocation } from './agent-registry.js';
 import { clientFor, type ActivityDeps } from './deps.js';

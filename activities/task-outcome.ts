@@ -12,8 +12,8 @@ import {
   type Task,
   type TaskState,
   type TaskStatus,
-  InvalidResponseError,
 } from '../a2a/index.js';
+import { InvalidResponseError } from '../a2a/errors.js';
 import type { StatusKey } from '../contract/delegation-types.js';
 import { isSameStatus, messageText, statusKeyOf } from './task-view.js';
 

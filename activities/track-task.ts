@@ -1,13 +1,11 @@
 import { Context } from '@temporalio/activity';
+import { type A2AClient, type Message, type StreamResponse } from '../a2a/index.js';
 import {
   InvalidResponseError,
   StreamIdleTimeoutError,
   TaskNotFoundError,
   UnsupportedOperationError,
-  type A2AClient,
-  type Message,
-  type StreamResponse,
-} from '../a2a/index.js';
+} from '../a2a/errors.js';
 import type { AgentRef, StatusKey } from '../contract/delegation-types.js';
 import { clientFor, type ActivityDeps } from './deps.js';
 import { asActivity } from './failures.js';
@@ -17,7 +15,7 @@ import { isTransient, Reachability } from './reachability.js';
 import { phaseOf, TaskView, type TrackOutcome, type TrackProgress } from './task-outcome.js';
 
 export { phaseOf } from './task-outcome.js';
-export type { ArtifactProgress, TrackOutcome, TrackPhase, TrackProgress } from './task-outcome.js';
+export type { TrackOutcome, TrackProgress } from './task-outcome.js';
 
 /** How one tracking activity follows the task. */
 export interface RoundSettings {

@@ -1,4 +1,7 @@
-/** Public surface of the sample A2A agents (built on the official `@a2a-js/sdk`). */
+/**
+ * `a2a-temporal/testing`: the sample A2A agents, built on the official `@a2a-js/sdk`, to delegate
+ * to in your own tests and demos (each agent's `metadata.scenario` switches: see the README).
+ */
 export type { AgentServerOptions, RunningAgent } from './shared/agent-server.js';
 export type { AgentStats } from './shared/agent-stats.js';
 export type { CompatAgentOptions } from './shared/sample-agent-options.js';

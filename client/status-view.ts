@@ -81,8 +81,14 @@ export interface StatusView {
   error?: string;
 }
 
-/** Reads the current view of a release or delegation. @throws CliError for unknown ids. */
-export async function readStatus(context: CliContext, workflowId: string): Promise<StatusView> {
+/** Where {@link readStatus} reads: a Temporal client, its namespace and (for links) the Web UI's base URL. */
+export type StatusSource = Pick<CliContext, 'client' | 'namespace' | 'uiBase'>;
+
+/**
+ * Reads the current view of a release or delegation.
+ * @throws Error with a sentence for an id that names no workflow, or neither a release nor a delegation.
+ */
+export async function readStatus(context: StatusSource, workflowId: string): Promise<StatusView> {
   const target = await findTarget(context, workflowId);
   const status = target.description.status.name;
   const uiUrl = workflowUrl(context, workflowId);
@@ -148,7 +154,7 @@ export async function readStatus(context: CliContext, workflowId: string): Promi
 }
 
 async function readDelegation(
-  context: CliContext,
+  context: StatusSource,
   handle: WorkflowHandle,
   status: WorkflowExecutionStatusName,
 ): Promise<DelegationView> {

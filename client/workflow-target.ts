@@ -15,7 +15,10 @@ export interface Target {
 }
 
 /** @throws CliError when the id names no workflow, or a workflow that is neither a release nor a delegation. */
-export async function findTarget(context: CliContext, workflowId: string): Promise<Target> {
+export async function findTarget(
+  context: Pick<CliContext, 'client' | 'namespace'>,
+  workflowId: string,
+): Promise<Target> {
   const handle = context.client.workflow.getHandle(workflowId);
   let description: WorkflowExecutionDescription;
   try {
@@ -48,7 +51,7 @@ export function endedError(target: Target, action: string): CliError {
 
 /** Runs a query with a short deadline: without a running worker a query would otherwise wait a long time. */
 export async function quickQuery<T>(
-  context: CliContext,
+  context: Pick<CliContext, 'client'>,
   query: () => Promise<T>,
   deadlineMs = 3_000,
 ): Promise<T | undefined> {

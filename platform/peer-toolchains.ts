@@ -48,7 +48,10 @@ export async function ensurePeerToolchains(log: (line: string) => void = () => {
   return Promise.all([ensurePythonPeer(log), ensureGoPeer(log)]);
 }
 
-export function ensurePeerToolchain(name: PeerToolchainName, log: (line: string) => void = () => {}) {
+export function ensurePeerToolchain(
+  name: PeerToolchainName,
+  log: (line: string) => void = () => {},
+): Promise<PeerToolchain> {
   return name === 'python' ? ensurePythonPeer(log) : ensureGoPeer(log);
 }
 

@@ -5,11 +5,12 @@
  * await Worker.create({ connection, taskQueue, workflowsPath, plugins: [a2aTemporalPlugin({ registry })] });
  * ```
  *
- * It registers the delegation activities. It also registers our workflows when the worker has
- * none of its own; a worker with its own workflows re-exports ours from its workflows file
- * (`export * from 'a2a-temporal/workflows'`), since a worker runs one workflow bundle.
+ * It registers the delegation activities. It also registers the `delegate` workflow when the
+ * worker has no workflows of its own; a worker with its own workflows exports ours by name from
+ * its workflows file (`export { delegate } from 'a2a-temporal/workflows'`), since a worker runs
+ * one workflow bundle.
  */
-import { dirname, join } from 'node:path';
+import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SimplePlugin } from '@temporalio/plugin';
 import type { ReplayWorkerOptions, WorkerOptions } from '@temporalio/worker';
@@ -19,11 +20,22 @@ import { activeMeter } from '../telemetry/runtime.js';
 import { activeTracing } from '../telemetry/tracing.js';
 import { activityInterceptors, workflowSpanSinks, type WorkerTelemetry } from '../telemetry/worker-interceptors.js';
 
-/** The folder of our workflow bundle's entry (sources under tsx/vitest, compiled JS from dist/). */
-export const WORKFLOWS_PATH = join(dirname(fileURLToPath(import.meta.url)), '..', 'workflows');
+const here = fileURLToPath(import.meta.url);
+
+/** Our workflows' folder (sources under tsx/vitest, compiled JS from dist/). */
+const WORKFLOWS_DIR = join(dirname(here), '..', 'workflows');
+
+/** `.ts` from sources, `.js` from dist/: a `workflowsPath` must name an existing file (the bundler stats it). */
+const EXT = extname(here);
+
+/** The plugin's default `workflowsPath`, for a worker without workflows of its own: `delegate` only. */
+export const DELEGATE_WORKFLOWS_PATH: string = join(WORKFLOWS_DIR, 'bundles', `delegate${EXT}`);
+
+/** Our own worker's `workflowsPath` (`a2a-temporal worker`, the demo, the image): `delegate` and `release`. */
+export const SHOWCASE_WORKFLOWS_PATH: string = join(WORKFLOWS_DIR, 'bundles', `showcase${EXT}`);
 
 /** The workflow interceptors of tracing: bundled with every worker's workflows (they pass through unless a run is traced). */
-export const TRACING_INTERCEPTORS_PATH = join(WORKFLOWS_PATH, 'tracing-interceptors');
+const TRACING_INTERCEPTORS_PATH = join(WORKFLOWS_DIR, 'tracing-interceptors');
 
 class A2ATemporalPlugin extends SimplePlugin {
   constructor(
@@ -33,12 +45,14 @@ class A2ATemporalPlugin extends SimplePlugin {
     super(options);
   }
 
+  // Our default workflowsPath goes in first: SimplePlugin adds the interceptor modules only to a
+  // worker that has a workflowsPath (a pre-built bundle must already contain them).
   override configureWorker(options: WorkerOptions): WorkerOptions {
-    return withOurWorkflows(super.configureWorker(this.withSinks(options)));
+    return super.configureWorker(withOurWorkflows(this.withSinks(options)));
   }
 
   override configureReplayWorker(options: ReplayWorkerOptions): ReplayWorkerOptions {
-    return withOurWorkflows(super.configureReplayWorker(this.withSinks(options)));
+    return super.configureReplayWorker(withOurWorkflows(this.withSinks(options)));
   }
 
   private withSinks<T extends { sinks?: WorkerOptions['sinks'] }>(options: T): T {
@@ -55,8 +69,8 @@ export interface A2ATemporalPluginOptions extends Omit<CreateActivitiesOptions, 
 }
 
 /**
- * The Temporal worker plugin: delegation activities (and our workflows when the worker has
- * none), and the tracing interceptors (Temporal's official OpenTelemetry ones) with the
+ * The Temporal worker plugin: delegation activities (and the `delegate` workflow when the worker
+ * has no workflows of its own), and the tracing interceptors (Temporal's official OpenTelemetry ones) with the
  * metrics of agent requests when telemetry is on.
  */
 export function a2aTemporalPlugin(options: A2ATemporalPluginOptions = {}): SimplePlugin {
@@ -99,5 +113,7 @@ export function withOurActivities(theirs: object, ours: ReturnType<typeof create
 }
 
 function withOurWorkflows<T extends { workflowsPath?: string; workflowBundle?: unknown }>(options: T): T {
-  return options.workflowsPath || options.workflowBundle ? options : { ...options, workflowsPath: WORKFLOWS_PATH };
+  return options.workflowsPath || options.workflowBundle
+    ? options
+    : { ...options, workflowsPath: DELEGATE_WORKFLOWS_PATH };
 }

@@ -6,7 +6,7 @@ import { temporalTarget, type TemporalTarget } from '../platform/temporal-config
 import type { WorkerConfig } from './config.js';
 import type { WebhookReceiverConfig } from './webhook-config.js';
 import { temporalNotifier } from './webhook-notifier.js';
-import { startWebhookReceiver, type RunningWebhookReceiver } from './webhook-receiver.js';
+import { startWebhookReceiver, type DeliveryObserver, type RunningWebhookReceiver } from './webhook-receiver.js';
 import { requireSearchAttributes } from './search-attribute-check.js';
 import { a2aWorkerOptions } from './worker-options.js';
 import { tracingClientOptions } from '../telemetry/client-interceptors.js';
@@ -87,7 +87,7 @@ export async function createA2AWorker(options: A2AWorkerOptions): Promise<A2AWor
 }
 
 /** Traces and counts push deliveries as this process's telemetry says (undefined when it has none). */
-export function processDeliveryObserver() {
+export function processDeliveryObserver(): DeliveryObserver | undefined {
   const tracing = activeTracing() !== undefined;
   const meter = activeMeter();
   if (!tracing && !meter) return undefined;

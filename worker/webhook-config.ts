@@ -4,7 +4,7 @@
  * to verify deliveries (the secret, its bind address and limits).
  */
 import { z } from 'zod';
-import { isLoopbackHost } from '../a2a/index.js';
+import { isLoopbackHost } from '../a2a/outbound-policy.js';
 import type { WebhookDeps } from '../activities/deps.js';
 import { stripUndefined } from '../platform/strip-undefined.js';
 import { DEFAULT_MAX_BODY_BYTES } from './webhook-receiver.js';

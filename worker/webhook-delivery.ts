@@ -4,7 +4,9 @@
  * (`task` | `statusUpdate` | `artifactUpdate` | `message`); 0.3 agents POST the event with a `kind`
  * tag (the SDK's legacy sender: usually the whole Task).
  */
-import { InvalidResponseError, StreamResponseSchema, type StreamResponse, type TaskState } from '../a2a/index.js';
+import { type StreamResponse, type TaskState } from '../a2a/index.js';
+import { InvalidResponseError } from '../a2a/errors.js';
+import { StreamResponseSchema } from '../a2a/schemas/events.js';
 import { parseWire } from '../a2a/validation.js';
 import { legacyEventToV1 } from '../a2a/v0-3/to-v1.js';
 import type { TaskUpdatedNotice } from '../contract/delegation-types.js';
@@ -27,8 +29,11 @@ export interface DeliveryNotice {
  */
 export const MAX_DELIVERY_ID_LENGTH = 256;
 
+/** The fields of a delivery notice whose length {@link MAX_DELIVERY_ID_LENGTH} bounds. */
+type BoundedField = 'taskId' | 'messageId' | 'state';
+
 /** The first of the notice's ids and state that is longer than {@link MAX_DELIVERY_ID_LENGTH}, by name. */
-export function oversizedId(ids: Partial<Record<'taskId' | 'messageId' | 'state', string>>) {
+export function oversizedId(ids: Partial<Record<BoundedField, string>>): BoundedField | undefined {
   return (Object.keys(ids) as Array<keyof typeof ids>).find((key) => (ids[key]?.length ?? 0) > MAX_DELIVERY_ID_LENGTH);
 }
 

@@ -1,12 +1,12 @@
 /**
  * The `Worker.create` options of an a2a-temporal worker, from its configuration: task queue,
- * plugin, workflow bundle and tuning. `createA2AWorker` uses them, and so does the bench
+ * plugin, workflows (`delegate` and `release`) and tuning. `createA2AWorker` uses them, and so does the bench
  * (bench/worker-main.ts), so the bench always measures the worker as it ships.
  */
 import type { WorkerOptions } from '@temporalio/worker';
 import type { AgentRegistry } from '../activities/index.js';
 import type { WorkerConfig } from './config.js';
-import { a2aTemporalPlugin } from './plugin.js';
+import { a2aTemporalPlugin, SHOWCASE_WORKFLOWS_PATH } from './plugin.js';
 
 /**
  * How long a workflow task waits on the sticky queue of the worker that has the workflow cached
@@ -18,7 +18,7 @@ import { a2aTemporalPlugin } from './plugin.js';
  */
 export const STICKY_QUEUE_TIMEOUT = '1 second';
 
-export function a2aWorkerOptions(config: WorkerConfig, registry: AgentRegistry) {
+export function a2aWorkerOptions(config: WorkerConfig, registry: AgentRegistry): WorkerOptions {
   return {
     taskQueue: config.taskQueue,
     plugins: [
@@ -29,10 +29,13 @@ export function a2aWorkerOptions(config: WorkerConfig, registry: AgentRegistry) 
         limits: config.limits,
       }),
     ],
-    ...(config.workflowBundlePath ? { workflowBundle: { codePath: config.workflowBundlePath } } : {}),
+    // Our worker runs the release coordinator too; the plugin alone would register `delegate` only.
+    ...(config.workflowBundlePath
+      ? { workflowBundle: { codePath: config.workflowBundlePath } }
+      : { workflowsPath: SHOWCASE_WORKFLOWS_PATH }),
     maxConcurrentActivityTaskExecutions: config.maxConcurrentActivities,
     maxCachedWorkflows: config.maxCachedWorkflows,
     maxHeartbeatThrottleInterval: config.heartbeatThrottleMs,
     stickyQueueScheduleToStartTimeout: STICKY_QUEUE_TIMEOUT,
-  } satisfies Partial<WorkerOptions>;
+  };
 }

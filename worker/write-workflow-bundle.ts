@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { bundleWorkflowsTo } from '../platform/workflow-bundle.js';
-import { WORKFLOWS_PATH } from './plugin.js';
+import { SHOWCASE_WORKFLOWS_PATH } from './plugin.js';
 
 const out = process.argv[2];
 if (!out) {
@@ -13,6 +13,6 @@ if (!out) {
   process.exitCode = 2;
 } else {
   const started = Date.now();
-  const path = await bundleWorkflowsTo(WORKFLOWS_PATH, resolve(out));
+  const path = await bundleWorkflowsTo(SHOWCASE_WORKFLOWS_PATH, resolve(out));
   console.log(`Workflow bundle written to ${path} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }

@@ -32,7 +32,15 @@ import type {
 } from '../activities/index.js';
 import type { TrackingSettings } from './tracking-settings.js';
 
-export function delegationActivities(settings: TrackingSettings, legacy: boolean) {
+/** Each delegation activity by its short name, called with the summary the UI shows for it. */
+export type DelegationActivityCalls = {
+  [N in DelegationActivityName]: (
+    input: Parameters<DelegationActivities[`a2a.${N}`]>[0],
+    summary: string,
+  ) => ReturnType<DelegationActivities[`a2a.${N}`]>;
+};
+
+export function delegationActivities(settings: TrackingSettings, legacy: boolean): DelegationActivityCalls {
   const retry = { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' };
   const call: ActivityOptions = {
     startToCloseTimeout: '2 minutes',
@@ -80,5 +88,3 @@ export function delegationActivities(settings: TrackingSettings, legacy: boolean
       follows[type('trackTask')].executeWithOptions({ ...follow, summary }, [input]),
   };
 }
-
-export type DelegationActivityCalls = ReturnType<typeof delegationActivities>;

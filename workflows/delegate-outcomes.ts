@@ -4,6 +4,7 @@ import {
   ApplicationFailure,
   CancellationScope,
   CancelledFailure,
+  isCancellation,
   log,
   TimeoutFailure,
   uuid4,
@@ -11,6 +12,7 @@ import {
 import { TimeoutType } from '@temporalio/common';
 import type { Message, Part } from '../a2a/index.js';
 import type { TrackOutcome, TrackProgress } from '../activities/index.js';
+import type { Deadline } from './deadline.js';
 import type { DelegationState } from './delegation-state.js';
 import type { AnswerInput, DelegateInput, DelegateResult } from '../contract/delegation-types.js';
 import { FailureType } from '../contract/failure-types.js';
@@ -119,7 +121,30 @@ function delegationFailure(err: unknown, input: DelegateInput): Error {
  * Cancelling the delegation cancels the remote task, from a scope the cancellation cannot stop.
  * A stream turn cancelled before it handed back the task names the task in its failure.
  */
-export async function cancelRemoteTask(
+/**
+ * Ends a canceled delegation: the remote task is canceled too. Returns what to throw: the
+ * deadline's failure when the deadline canceled it (it says where the task was), else the cancellation.
+ */
+export async function endAfterCancel(
+  state: DelegationState,
+  ctx: ModeContext | undefined,
+  mode: TrackingMode | undefined,
+  cancellation: unknown,
+  deadline: Deadline,
+): Promise<unknown> {
+  const expired = deadline.passed ? deadline.failure(state) : undefined;
+  await cancelRemoteTask(state, ctx, mode, cancellation);
+  return expired ?? cancellation;
+}
+
+/** The code an ended delegation is counted under in metrics: its failure type, or `CANCELED`. */
+export function failureCode(failure: unknown): string {
+  if (failure instanceof ApplicationFailure) return failure.type ?? failure.name;
+  if (isCancellation(failure)) return 'CANCELED';
+  return failure instanceof Error ? failure.name : 'Error';
+}
+
+async function cancelRemoteTask(
   state: DelegationState,
   ctx: ModeContext | undefined,
   mode: TrackingMode | undefined,
@@ -138,7 +163,7 @@ export async function cancelRemoteTask(
         `CancelTask ${taskId ?? `of message ${sent!.messageId}`} at ${name}`,
       ),
     );
-    state.status.state = task?.status.state ?? state.status.state;
+    if (task) state.observeState(task.status.state);
   }
   await mode?.close();
   state.canceled();
@@ -183,7 +208,7 @@ export async function endAfterFailure(
       const task = await CancellationScope.nonCancellable(() =>
         acts.cancelTask({ agent, taskId }, `CancelTask ${taskId} at ${name} (the delegation failed)`),
       );
-      state.status.state = task?.status.state ?? state.status.state;
+      if (task) state.observeState(task.status.state);
     } catch (err) {
       log.warn('could not cancel the remote task of a failed delegation', { taskId, error: String(err) });
     }

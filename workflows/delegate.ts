@@ -10,8 +10,8 @@ import type { TrackOutcome } from '../activities/index.js';
 import { delegationActivities } from './activity-proxies.js';
 import { waitForAnswer } from './answers.js';
 import { handleDelegationMessages } from './delegate-handlers.js';
-import { answerMessage, cancelRemoteTask, endAfterFailure, firstMessage, isQuestion } from './delegate-outcomes.js';
-import { resultOf, terminalFailure } from './delegate-outcomes.js';
+import { answerMessage, endAfterCancel, endAfterFailure, failureCode, firstMessage } from './delegate-outcomes.js';
+import { isQuestion, resultOf, terminalFailure } from './delegate-outcomes.js';
 import { Deadline } from './deadline.js';
 import { DelegationState } from './delegation-state.js';
 import type { DelegateInput, DelegateResult, ResolvedAgent } from '../contract/delegation-types.js';
@@ -70,17 +70,10 @@ export async function delegate(input: DelegateInput): Promise<DelegateResult> {
     });
   } catch (err) {
     if (err instanceof wf.ContinueAsNew) throw err; // the next run follows the same task, with the mode's hold on it
-    if (wf.isCancellation(err)) {
-      const expired = deadline.passed ? deadline.failure(state) : undefined; // says where the task was before the cancel
-      await cancelRemoteTask(state, ctx, mode, err);
-      metrics.failed(expired?.type ?? 'CANCELED', state.status.rounds);
-      throw expired ?? err;
-    }
-    const failure = await endAfterFailure(state, ctx, mode, err, input);
-    metrics.failed(
-      failure instanceof wf.ApplicationFailure ? (failure.type ?? failure.name) : failure.name,
-      state.status.rounds,
-    );
+    const failure = wf.isCancellation(err)
+      ? await endAfterCancel(state, ctx, mode, err, deadline)
+      : await endAfterFailure(state, ctx, mode, err, input);
+    metrics.failed(failureCode(failure), state.status.rounds);
     throw failure;
   }
   state.completed();

@@ -90,6 +90,11 @@ export class DelegationState {
     this.status.contextId = task.contextId ?? this.status.contextId;
   }
 
+  /** The tracking mode chosen for this agent (after resolve). */
+  trackBy(mode: DelegationStatus['mode']): void {
+    this.status.mode = mode;
+  }
+
   observeState(state: TaskState): void {
     this.status.state = state;
   }

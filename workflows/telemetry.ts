@@ -10,7 +10,13 @@ import { getRandomStream, metricMeter } from '@temporalio/workflow';
 import { A2A_ATTR, A2A_METRIC, agentLabel, boundedLabel } from '../contract/telemetry.js';
 
 /** The delegation's counters and its rounds, labelled by agent (and failure code). */
-export function delegationMetrics(agent: string) {
+export interface DelegationMetrics {
+  started(): void;
+  completed(inputRounds: number): void;
+  failed(code: string, inputRounds: number): void;
+}
+
+export function delegationMetrics(agent: string): DelegationMetrics {
   const tags = { agent: agentLabel(agent) };
   const rounds = (n: number) =>
     metricMeter
@@ -36,8 +42,13 @@ export function delegationMetrics(agent: string) {
 /** How a wait for an answer ended. */
 export type InputOutcome = 'answered' | 'resumed-by-agent' | 'timeout' | 'canceled';
 
+/** A wait for an answer being timed: `end` records it once. */
+export interface InputWait {
+  end(outcome: InputOutcome, by?: string): void;
+}
+
 /** Starts timing a wait for an answer (and its span, in a traced run). Call `end` once. */
-export function inputWait(agent: string, taskId: string, round: number) {
+export function inputWait(agent: string, taskId: string, round: number): InputWait {
   const started = Date.now();
   const attributes = { [A2A_ATTR.agent]: agentLabel(agent), [A2A_ATTR.taskId]: taskId, [A2A_ATTR.round]: round };
   const span: Span | undefined = trace.getActiveSpan()

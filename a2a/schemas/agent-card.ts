@@ -13,7 +13,7 @@ import { MetadataSchema, StringListSchema, StringMapSchema, wireObject } from '.
 /** The longest interface URL accepted (browsers and proxies commonly stop near here). */
 export const MAX_INTERFACE_URL_LENGTH = 2048;
 
-export const AgentInterfaceSchema = wireObject({
+const AgentInterfaceWire = wireObject({
   /** An HTTPS URL (or `host:port` for gRPC), at most 2,048 characters (it is recorded in history). */
   url: z
     .string({ error: 'expected a URL' })
@@ -28,31 +28,35 @@ export const AgentInterfaceSchema = wireObject({
   /** If set, copied into every request (REST path prefix, JSON-RPC `tenant` param). */
   tenant: z.string().optional(),
 });
-export type AgentInterface = z.infer<typeof AgentInterfaceSchema>;
+export interface AgentInterface extends z.infer<typeof AgentInterfaceWire> {}
+export const AgentInterfaceSchema: z.ZodType<AgentInterface> = AgentInterfaceWire;
 
-export const AgentExtensionSchema = wireObject({
+const AgentExtensionWire = wireObject({
   uri: z.string(),
   description: z.string().optional(),
   required: z.boolean().optional(),
   params: MetadataSchema.optional(),
 });
-export type AgentExtension = z.infer<typeof AgentExtensionSchema>;
+export interface AgentExtension extends z.infer<typeof AgentExtensionWire> {}
+export const AgentExtensionSchema: z.ZodType<AgentExtension> = AgentExtensionWire;
 
-export const AgentCapabilitiesSchema = wireObject({
+const AgentCapabilitiesWire = wireObject({
   streaming: z.boolean().optional(),
   pushNotifications: z.boolean().optional(),
   extendedAgentCard: z.boolean().optional(),
   extensions: z.array(AgentExtensionSchema).optional(),
 });
-export type AgentCapabilities = z.infer<typeof AgentCapabilitiesSchema>;
+export interface AgentCapabilities extends z.infer<typeof AgentCapabilitiesWire> {}
+export const AgentCapabilitiesSchema: z.ZodType<AgentCapabilities> = AgentCapabilitiesWire;
 
-/** `{"schemes":{"oidc":{"list":["openid"]}}}`: all schemes of one entry are needed together. */
-export const SecurityRequirementSchema = wireObject({
+const SecurityRequirementWire = wireObject({
   schemes: z.record(z.string(), wireObject({ list: StringListSchema.default([]) })).default({}),
 });
-export type SecurityRequirement = z.infer<typeof SecurityRequirementSchema>;
+/** `{"schemes":{"oidc":{"list":["openid"]}}}`: all schemes of one entry are needed together. */
+export interface SecurityRequirement extends z.infer<typeof SecurityRequirementWire> {}
+export const SecurityRequirementSchema: z.ZodType<SecurityRequirement> = SecurityRequirementWire;
 
-export const AgentSkillSchema = wireObject({
+const AgentSkillWire = wireObject({
   id: z.string(),
   name: z.string(),
   description: z.string().default(''),
@@ -62,15 +66,17 @@ export const AgentSkillSchema = wireObject({
   outputModes: StringListSchema.optional(),
   securityRequirements: z.array(SecurityRequirementSchema).optional(),
 });
-export type AgentSkill = z.infer<typeof AgentSkillSchema>;
+export interface AgentSkill extends z.infer<typeof AgentSkillWire> {}
+export const AgentSkillSchema: z.ZodType<AgentSkill> = AgentSkillWire;
 
-export const AgentProviderSchema = wireObject({
+const AgentProviderWire = wireObject({
   url: z.string().default(''),
   organization: z.string().default(''),
 });
-export type AgentProvider = z.infer<typeof AgentProviderSchema>;
+export interface AgentProvider extends z.infer<typeof AgentProviderWire> {}
+export const AgentProviderSchema: z.ZodType<AgentProvider> = AgentProviderWire;
 
-const OAuthFlowSchema = wireObject({
+const OAuthFlowWire = wireObject({
   authorizationUrl: z.string().optional(),
   deviceAuthorizationUrl: z.string().optional(),
   tokenUrl: z.string().optional(),
@@ -78,23 +84,21 @@ const OAuthFlowSchema = wireObject({
   scopes: StringMapSchema.default({}),
   pkceRequired: z.boolean().optional(),
 });
+interface OAuthFlow extends z.infer<typeof OAuthFlowWire> {}
+const OAuthFlowSchema: z.ZodType<OAuthFlow> = OAuthFlowWire;
 
-/** One flow per scheme (a oneof in 1.0); `implicit` and `password` are deprecated but still parsed. */
-export const OAuthFlowsSchema = wireObject({
+const OAuthFlowsWire = wireObject({
   authorizationCode: OAuthFlowSchema.optional(),
   clientCredentials: OAuthFlowSchema.optional(),
   deviceCode: OAuthFlowSchema.optional(),
   implicit: OAuthFlowSchema.optional(),
   password: OAuthFlowSchema.optional(),
 });
+/** One flow per scheme (a oneof in 1.0); `implicit` and `password` are deprecated but still parsed. */
+interface OAuthFlows extends z.infer<typeof OAuthFlowsWire> {}
+const OAuthFlowsSchema: z.ZodType<OAuthFlows> = OAuthFlowsWire;
 
-/**
- * A security scheme is a oneof wrapper in 1.0:
- * `{"apiKeySecurityScheme":{"location":"header","name":"X-API-Key"}}`,
- * `{"httpAuthSecurityScheme":{"scheme":"Bearer"}}`, `{"oauth2SecurityScheme":{…}}`,
- * `{"openIdConnectSecurityScheme":{…}}`, `{"mtlsSecurityScheme":{}}`.
- */
-export const SecuritySchemeSchema = wireObject({
+const SecuritySchemeWire = wireObject({
   apiKeySecurityScheme: wireObject({
     location: z.string(),
     name: z.string(),
@@ -116,16 +120,24 @@ export const SecuritySchemeSchema = wireObject({
   }).optional(),
   mtlsSecurityScheme: wireObject({ description: z.string().optional() }).optional(),
 });
-export type SecurityScheme = z.infer<typeof SecuritySchemeSchema>;
+/**
+ * A security scheme is a oneof wrapper in 1.0:
+ * `{"apiKeySecurityScheme":{"location":"header","name":"X-API-Key"}}`,
+ * `{"httpAuthSecurityScheme":{"scheme":"Bearer"}}`, `{"oauth2SecurityScheme":{…}}`,
+ * `{"openIdConnectSecurityScheme":{…}}`, `{"mtlsSecurityScheme":{}}`.
+ */
+export interface SecurityScheme extends z.infer<typeof SecuritySchemeWire> {}
+export const SecuritySchemeSchema: z.ZodType<SecurityScheme> = SecuritySchemeWire;
 
-export const AgentCardSignatureSchema = wireObject({
+const AgentCardSignatureWire = wireObject({
   protected: z.string(),
   signature: z.string(),
   header: MetadataSchema.optional(),
 });
-export type AgentCardSignature = z.infer<typeof AgentCardSignatureSchema>;
+export interface AgentCardSignature extends z.infer<typeof AgentCardSignatureWire> {}
+export const AgentCardSignatureSchema: z.ZodType<AgentCardSignature> = AgentCardSignatureWire;
 
-export const AgentCardSchema = wireObject({
+const AgentCardWire = wireObject({
   name: z.string({ error: 'expected the agent name' }),
   description: z.string().default(''),
   /** The agent's own version, not the protocol's. */
@@ -144,4 +156,5 @@ export const AgentCardSchema = wireObject({
   skills: z.array(AgentSkillSchema).default([]),
   signatures: z.array(AgentCardSignatureSchema).optional(),
 });
-export type AgentCard = z.infer<typeof AgentCardSchema>;
+export interface AgentCard extends z.infer<typeof AgentCardWire> {}
+export const AgentCardSchema: z.ZodType<AgentCard> = AgentCardWire;

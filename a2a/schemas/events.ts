@@ -10,15 +10,16 @@ import { IdSchema, MetadataSchema, OptionalIdSchema, oneofKeys, wireObject } fro
 import { MessageSchema } from './message.js';
 import { ArtifactSchema, TaskSchema, TaskStatusSchema } from './task.js';
 
-export const TaskStatusUpdateEventSchema = wireObject({
+const TaskStatusUpdateEventWire = wireObject({
   taskId: IdSchema,
   contextId: OptionalIdSchema,
   status: TaskStatusSchema,
   metadata: MetadataSchema.optional(),
 });
-export type TaskStatusUpdateEvent = z.infer<typeof TaskStatusUpdateEventSchema>;
+export interface TaskStatusUpdateEvent extends z.infer<typeof TaskStatusUpdateEventWire> {}
+export const TaskStatusUpdateEventSchema: z.ZodType<TaskStatusUpdateEvent> = TaskStatusUpdateEventWire;
 
-export const TaskArtifactUpdateEventSchema = wireObject({
+const TaskArtifactUpdateEventWire = wireObject({
   taskId: IdSchema,
   contextId: OptionalIdSchema,
   artifact: ArtifactSchema,
@@ -28,7 +29,8 @@ export const TaskArtifactUpdateEventSchema = wireObject({
   lastChunk: z.boolean().optional(),
   metadata: MetadataSchema.optional(),
 });
-export type TaskArtifactUpdateEvent = z.infer<typeof TaskArtifactUpdateEventSchema>;
+export interface TaskArtifactUpdateEvent extends z.infer<typeof TaskArtifactUpdateEventWire> {}
+export const TaskArtifactUpdateEventSchema: z.ZodType<TaskArtifactUpdateEvent> = TaskArtifactUpdateEventWire;
 
 export const SendMessageResponseSchema = oneofKeys(
   { task: TaskSchema, message: MessageSchema },

@@ -9,6 +9,12 @@
  * Bounded: ids are at most {@link MAX_ID_LENGTH} characters (they go into workflow history and
  * search attributes), and every wire object and every string in a list or map is `guarded`
  * (see ./bounded-parse.ts), so a validation stops early on a body full of invalid values.
+ *
+ * A wire object's type is an interface over its schema's output
+ * (`interface Task extends z.infer<typeof TaskWire> {}`), and a schema that we parse with or that
+ * others nest is exported typed by it (`TaskSchema: z.ZodType<Task> = TaskWire`). A schema that nests
+ * another then refers to it by name, so the emitted declarations spell each object out once instead
+ * of once per place it is used (they were 3 MB, most of it the same objects over and over).
  */
 import { z } from 'zod';
 import { guarded } from './bounded-parse.js';
@@ -70,6 +76,9 @@ export function camelizeKnownKeys(known: ReadonlySet<string>): (value: unknown) 
   };
 }
 
+/** What {@link wireObject} returns: a schema whose output is the object `Shape` describes. */
+type WireObject<Shape extends z.ZodRawShape> = z.ZodType<z.output<z.ZodObject<Shape>>>;
+
 /**
  * An A2A wire object: a zod object (unknown keys dropped) that also accepts the snake_case
  * spelling of its fields. With `exactlyOneOf`, the object must carry exactly one of those keys
@@ -78,7 +87,7 @@ export function camelizeKnownKeys(known: ReadonlySet<string>): (value: unknown) 
 export function wireObject<Shape extends z.ZodRawShape>(
   shape: Shape,
   options: { exactlyOneOf?: readonly string[]; message?: string } = {},
-) {
+): WireObject<Shape> {
   const object = z.object(shape, { error: 'expected an object' });
   const { exactlyOneOf, message } = options;
   const inner = exactlyOneOf
@@ -112,7 +121,10 @@ export type OneOf<Shape extends Record<string, z.ZodType>> = {
  * (`{"task":…}` | `{"message":…}` …). Each member is parsed with its own schema, so an
  * error names the real path (`task.status.state`), not "no union member matched".
  */
-export function oneofKeys<Shape extends Record<string, z.ZodType>>(shape: Shape, what: string) {
+export function oneofKeys<Shape extends Record<string, z.ZodType>>(
+  shape: Shape,
+  what: string,
+): z.ZodType<OneOf<Shape>> {
   const keys = Object.keys(shape);
   const optionalShape = Object.fromEntries(keys.map((k) => [k, (shape[k] as z.ZodType).optional()])) as {
     [K in keyof Shape]: z.ZodOptional<Shape[K]>;

@@ -8,7 +8,7 @@ import { guarded } from './bounded-parse.js';
 import { PartSchema } from './part.js';
 import { RoleSchema } from './task-state.js';
 
-export const MessageSchema = wireObject({
+const MessageWire = wireObject({
   messageId: IdSchema,
   contextId: OptionalIdSchema,
   taskId: OptionalIdSchema,
@@ -19,4 +19,5 @@ export const MessageSchema = wireObject({
   extensions: StringListSchema.optional(),
   referenceTaskIds: z.array(guarded(IdSchema)).optional(),
 });
-export type Message = z.infer<typeof MessageSchema>;
+export interface Message extends z.infer<typeof MessageWire> {}
+export const MessageSchema: z.ZodType<Message> = MessageWire;

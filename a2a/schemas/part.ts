@@ -23,16 +23,16 @@ export const RawPartSchema = wireObject({ raw: z.string(), ...shared });
 export const UrlPartSchema = wireObject({ url: z.string(), ...shared });
 export const DataPartSchema = wireObject({ data: JsonValueSchema, ...shared });
 
-export type TextPart = z.infer<typeof TextPartSchema>;
-export type RawPart = z.infer<typeof RawPartSchema>;
-export type UrlPart = z.infer<typeof UrlPartSchema>;
-export type DataPart = z.infer<typeof DataPartSchema>;
+export interface TextPart extends z.infer<typeof TextPartSchema> {}
+export interface RawPart extends z.infer<typeof RawPartSchema> {}
+export interface UrlPart extends z.infer<typeof UrlPartSchema> {}
+export interface DataPart extends z.infer<typeof DataPartSchema> {}
 export type Part = TextPart | RawPart | UrlPart | DataPart;
 
 const CONTENT_KEYS = ['text', 'raw', 'url', 'data'] as const;
 
 /** A part with exactly one content key; "no content" and "two contents" are both errors. */
-export const PartSchema = wireObject(
+export const PartSchema: z.ZodType<Part> = wireObject(
   {
     text: z.string().optional(),
     raw: z.string().optional(),
@@ -42,14 +42,6 @@ export const PartSchema = wireObject(
   },
   { exactlyOneOf: CONTENT_KEYS, message: 'a part needs exactly one of text, raw, url or data' },
 ).transform((value) => value as Part);
-
-/** Which content a part carries. */
-export function partKind(part: Part): 'text' | 'raw' | 'url' | 'data' {
-  if ('text' in part) return 'text';
-  if ('raw' in part) return 'raw';
-  if ('url' in part) return 'url';
-  return 'data';
-}
 
 /** A text part, for building messages: `textPart('hello')`. */
 export function textPart(text: string, mediaType = 'text/plain'): TextPart {

@@ -5,14 +5,15 @@
 import { z } from 'zod';
 import { wireObject } from './json.js';
 
-export const AuthenticationInfoSchema = wireObject({
+const AuthenticationInfoWire = wireObject({
   /** An IANA HTTP auth scheme such as `Bearer` (compared case-insensitively). */
   scheme: z.string(),
   credentials: z.string().optional(),
 });
-export type AuthenticationInfo = z.infer<typeof AuthenticationInfoSchema>;
+export interface AuthenticationInfo extends z.infer<typeof AuthenticationInfoWire> {}
+export const AuthenticationInfoSchema: z.ZodType<AuthenticationInfo> = AuthenticationInfoWire;
 
-export const TaskPushNotificationConfigSchema = wireObject({
+const TaskPushNotificationConfigWire = wireObject({
   tenant: z.string().optional(),
   id: z.string().optional(),
   taskId: z.string().optional(),
@@ -20,10 +21,10 @@ export const TaskPushNotificationConfigSchema = wireObject({
   token: z.string().optional(),
   authentication: AuthenticationInfoSchema.optional(),
 });
-export type TaskPushNotificationConfig = z.infer<typeof TaskPushNotificationConfigSchema>;
+export interface TaskPushNotificationConfig extends z.infer<typeof TaskPushNotificationConfigWire> {}
+export const TaskPushNotificationConfigSchema: z.ZodType<TaskPushNotificationConfig> = TaskPushNotificationConfigWire;
 
 export const ListTaskPushNotificationConfigsResponseSchema = wireObject({
   configs: z.array(TaskPushNotificationConfigSchema).default([]),
   nextPageToken: z.string().optional(),
 });
-export type ListTaskPushNotificationConfigsResponse = z.infer<typeof ListTaskPushNotificationConfigsResponseSchema>;

@@ -3,13 +3,13 @@
  * from these types; the schemas exist so agents and tests can validate what they receive.
  */
 import { z } from 'zod';
-import { IdSchema, MetadataSchema, StringListSchema, wireObject } from './json.js';
+import { MetadataSchema, StringListSchema, wireObject } from './json.js';
 import { MessageSchema } from './message.js';
 import { TaskPushNotificationConfigSchema } from './push-config.js';
 import { TaskSchema } from './task.js';
 import { TaskStateSchema } from './task-state.js';
 
-export const SendMessageConfigurationSchema = wireObject({
+const SendMessageConfigurationWire = wireObject({
   acceptedOutputModes: StringListSchema.optional(),
   /** Unset = server default; 0 = no history; N = at most the N newest messages. */
   historyLength: z.number().int().nonnegative().optional(),
@@ -17,7 +17,8 @@ export const SendMessageConfigurationSchema = wireObject({
   returnImmediately: z.boolean().optional(),
   taskPushNotificationConfig: TaskPushNotificationConfigSchema.optional(),
 });
-export type SendMessageConfiguration = z.infer<typeof SendMessageConfigurationSchema>;
+export interface SendMessageConfiguration extends z.infer<typeof SendMessageConfigurationWire> {}
+export const SendMessageConfigurationSchema: z.ZodType<SendMessageConfiguration> = SendMessageConfigurationWire;
 
 export const SendMessageRequestSchema = wireObject({
   tenant: z.string().optional(),
@@ -26,21 +27,7 @@ export const SendMessageRequestSchema = wireObject({
   metadata: MetadataSchema.optional(),
 });
 /** What callers pass to `sendMessage` / `sendStreamingMessage`; the client fills `tenant` from the interface. */
-export type SendMessageRequest = Omit<z.infer<typeof SendMessageRequestSchema>, 'tenant'>;
-
-export const GetTaskRequestSchema = wireObject({
-  tenant: z.string().optional(),
-  id: IdSchema,
-  historyLength: z.number().int().nonnegative().optional(),
-});
-export type GetTaskRequest = z.infer<typeof GetTaskRequestSchema>;
-
-export const CancelTaskRequestSchema = wireObject({
-  tenant: z.string().optional(),
-  id: IdSchema,
-  metadata: MetadataSchema.optional(),
-});
-export type CancelTaskRequest = z.infer<typeof CancelTaskRequestSchema>;
+export interface SendMessageRequest extends Omit<z.infer<typeof SendMessageRequestSchema>, 'tenant'> {}
 
 export const ListTasksRequestSchema = wireObject({
   tenant: z.string().optional(),
@@ -55,14 +42,15 @@ export const ListTasksRequestSchema = wireObject({
   /** Default false: `artifacts` are left out of the listed tasks. */
   includeArtifacts: z.boolean().optional(),
 });
-export type ListTasksRequest = Omit<z.infer<typeof ListTasksRequestSchema>, 'tenant'>;
+export interface ListTasksRequest extends Omit<z.infer<typeof ListTasksRequestSchema>, 'tenant'> {}
 
-/** All four fields are required by the spec but omitted when default-valued, so they are filled here. */
-export const ListTasksResponseSchema = wireObject({
+const ListTasksResponseWire = wireObject({
   tasks: z.array(TaskSchema).default([]),
   /** `""` on the last page. */
   nextPageToken: z.string().default(''),
   pageSize: z.number().int().default(0),
   totalSize: z.number().int().default(0),
 });
-export type ListTasksResponse = z.infer<typeof ListTasksResponseSchema>;
+/** All four fields are required by the spec but omitted when default-valued, so they are filled here. */
+export interface ListTasksResponse extends z.infer<typeof ListTasksResponseWire> {}
+export const ListTasksResponseSchema: z.ZodType<ListTasksResponse> = ListTasksResponseWire;

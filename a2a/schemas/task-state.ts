@@ -25,24 +25,26 @@ function enumNumberToName(names: readonly string[]) {
     typeof value === 'number' && Number.isInteger(value) && names[value] ? names[value] : value;
 }
 
-export const TaskStateSchema = z.preprocess(
+const TaskStateWire = z.preprocess(
   enumNumberToName(TASK_STATES),
   z.enum(TASK_STATES, { error: 'expected a TASK_STATE_* value' }),
 );
-export type TaskState = z.infer<typeof TaskStateSchema>;
+export type TaskState = z.infer<typeof TaskStateWire>;
+export const TaskStateSchema: z.ZodType<TaskState> = TaskStateWire;
 
 export const ROLES = ['ROLE_UNSPECIFIED', 'ROLE_USER', 'ROLE_AGENT'] as const;
 
+const RoleWire = z.preprocess(
+  enumNumberToName(ROLES),
+  z.enum([...ROLES, 'UNRECOGNIZED'], { error: 'expected ROLE_USER or ROLE_AGENT' }),
+);
 /**
  * `ROLE_USER` | `ROLE_AGENT` (and `ROLE_UNSPECIFIED`). `"UNRECOGNIZED"` is tolerated: the
  * official SDK stores an unknown role (e.g. a 0.3-style `"user"` sent to a 1.0 server) under
  * that name and echoes it back in task history.
  */
-export const RoleSchema = z.preprocess(
-  enumNumberToName(ROLES),
-  z.enum([...ROLES, 'UNRECOGNIZED'], { error: 'expected ROLE_USER or ROLE_AGENT' }),
-);
-export type Role = z.infer<typeof RoleSchema>;
+export type Role = z.infer<typeof RoleWire>;
+export const RoleSchema: z.ZodType<Role> = RoleWire;
 
 export const TERMINAL_STATES: ReadonlySet<TaskState> = new Set<TaskState>([
   'TASK_STATE_COMPLETED',

@@ -8,16 +8,17 @@ import { MessageSchema } from './message.js';
 import { PartSchema } from './part.js';
 import { TaskStateSchema } from './task-state.js';
 
-export const TaskStatusSchema = wireObject({
+const TaskStatusWire = wireObject({
   state: TaskStateSchema,
   /** The agent's words about this state, e.g. the question of an INPUT_REQUIRED status. */
   message: MessageSchema.optional(),
   /** ISO 8601 UTC. */
   timestamp: z.string().optional(),
 });
-export type TaskStatus = z.infer<typeof TaskStatusSchema>;
+export interface TaskStatus extends z.infer<typeof TaskStatusWire> {}
+export const TaskStatusSchema: z.ZodType<TaskStatus> = TaskStatusWire;
 
-export const ArtifactSchema = wireObject({
+const ArtifactWire = wireObject({
   artifactId: IdSchema,
   name: z.string().optional(),
   description: z.string().optional(),
@@ -25,9 +26,10 @@ export const ArtifactSchema = wireObject({
   metadata: MetadataSchema.optional(),
   extensions: StringListSchema.optional(),
 });
-export type Artifact = z.infer<typeof ArtifactSchema>;
+export interface Artifact extends z.infer<typeof ArtifactWire> {}
+export const ArtifactSchema: z.ZodType<Artifact> = ArtifactWire;
 
-export const TaskSchema = wireObject({
+const TaskWire = wireObject({
   id: IdSchema,
   contextId: OptionalIdSchema,
   status: TaskStatusSchema,
@@ -35,4 +37,5 @@ export const TaskSchema = wireObject({
   history: z.array(MessageSchema).optional(),
   metadata: MetadataSchema.optional(),
 });
-export type Task = z.infer<typeof TaskSchema>;
+export interface Task extends z.infer<typeof TaskWire> {}
+export const TaskSchema: z.ZodType<Task> = TaskWire;

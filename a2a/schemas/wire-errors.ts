@@ -1,5 +1,6 @@
 /**
- * Error bodies as they arrive on the wire (A2A 1.0 §7).
+ * Error bodies as they arrive on the wire (A2A 1.0 §7). The envelopes are read leniently by
+ * a2a/error-mapping.ts (any body must map to some error); the ErrorInfo details are validated here.
  *
  * - JSON-RPC: `{"jsonrpc":"2.0","id":…,"error":{"code":-32001,"message":"…","data":[ErrorInfo…]}}`
  *   (in 0.3 `data` was free-form, so anything is accepted there).
@@ -18,28 +19,6 @@ export const ErrorInfoSchema = z.object({
   metadata: StringMapSchema.optional(),
 });
 export type ErrorInfo = z.infer<typeof ErrorInfoSchema>;
-
-export const JsonRpcErrorObjectSchema = z.object({
-  code: z.number().int(),
-  message: z.string().default(''),
-  data: z.unknown().optional(),
-});
-export type JsonRpcErrorObject = z.infer<typeof JsonRpcErrorObjectSchema>;
-
-export const JsonRpcResponseSchema = z.union([
-  z.object({ jsonrpc: z.string().optional(), id: z.unknown().optional(), error: JsonRpcErrorObjectSchema }),
-  z.object({ jsonrpc: z.string().optional(), id: z.unknown().optional(), result: z.unknown() }),
-]);
-
-export const GoogleRpcStatusSchema = z.object({
-  error: z.object({
-    code: z.number().int().optional(),
-    status: z.string().optional(),
-    message: z.string().default(''),
-    details: z.array(z.unknown()).optional(),
-  }),
-});
-export type GoogleRpcStatus = z.infer<typeof GoogleRpcStatusSchema>;
 
 /** Details read per error: an agent may send a million, we look at the first few. */
 const MAX_DETAILS = 16;

@@ -7,10 +7,13 @@
 import { parseAgentCard } from '../agent-card.js';
 import type { ErrorScope } from '../error-mapping.js';
 import type { StreamDecoder } from '../event-stream.js';
-import { RestConnection, embeddedError, restErrorEvent, seg } from '../http-json-transport.js';
+import { RestConnection, embeddedError, restErrorEvent, pathSegment } from '../http-json-transport.js';
 import type { BindingOptions } from '../binding-options.js';
+import type { AgentCard } from '../schemas/agent-card.js';
+import type { SendMessageResponse, StreamResponse } from '../schemas/events.js';
 import type { TaskPushNotificationConfig } from '../schemas/push-config.js';
 import type { ListTasksRequest, ListTasksResponse, SendMessageRequest } from '../schemas/requests.js';
+import type { Task } from '../schemas/task.js';
 import type {
   CallOptions,
   CancelTaskParams,
@@ -50,19 +53,19 @@ export class LegacyHttpJsonTransport implements Transport {
     error: (json) => restErrorEvent(json, scope),
   });
 
-  async sendMessage(req: SendMessageRequest, o?: CallOptions) {
+  async sendMessage(req: SendMessageRequest, o?: CallOptions): Promise<SendMessageResponse> {
     const body = await this.rest.call('POST', '/message:send', 'SendMessage', { body: protoSendRequest(req) }, o);
     return legacySendResultToV1(body, this.rest.parseContext('SendMessage', 'SendMessageResponse'));
   }
 
-  sendStreamingMessage(req: SendMessageRequest, o?: StreamOptions) {
+  sendStreamingMessage(req: SendMessageRequest, o?: StreamOptions): AsyncGenerator<StreamResponse, void, undefined> {
     return this.rest.stream('/message:stream', 'SendStreamingMessage', protoSendRequest(req), this.decoder, o);
   }
 
-  async getTask(req: GetTaskParams, o?: CallOptions) {
+  async getTask(req: GetTaskParams, o?: CallOptions): Promise<Task> {
     const body = await this.rest.call(
       'GET',
-      `/tasks/${seg(req.id)}`,
+      `/tasks/${pathSegment(req.id)}`,
       'GetTask',
       { query: { historyLength: req.historyLength } },
       o,
@@ -74,22 +77,28 @@ export class LegacyHttpJsonTransport implements Transport {
     return Promise.reject(unsupportedListTasks(this.rest.agentUrl));
   }
 
-  async cancelTask(req: CancelTaskParams, o?: CallOptions) {
+  async cancelTask(req: CancelTaskParams, o?: CallOptions): Promise<Task> {
     const payload = req.metadata ? { metadata: req.metadata } : {};
-    const body = await this.rest.call('POST', `/tasks/${seg(req.id)}:cancel`, 'CancelTask', { body: payload }, o);
+    const body = await this.rest.call(
+      'POST',
+      `/tasks/${pathSegment(req.id)}:cancel`,
+      'CancelTask',
+      { body: payload },
+      o,
+    );
     return legacyTaskToV1(body, this.rest.parseContext('CancelTask', 'Task'));
   }
 
-  subscribeToTask(req: SubscribeToTaskParams, o?: StreamOptions) {
-    return this.rest.stream(`/tasks/${seg(req.id)}:subscribe`, 'SubscribeToTask', {}, this.decoder, o, true);
+  subscribeToTask(req: SubscribeToTaskParams, o?: StreamOptions): AsyncGenerator<StreamResponse, void, undefined> {
+    return this.rest.stream(`/tasks/${pathSegment(req.id)}:subscribe`, 'SubscribeToTask', {}, this.decoder, o, true);
   }
 
-  async createPushConfig(cfg: TaskPushNotificationConfig, o?: CallOptions) {
+  async createPushConfig(cfg: TaskPushNotificationConfig, o?: CallOptions): Promise<TaskPushNotificationConfig> {
     const op = 'CreateTaskPushNotificationConfig';
     const taskId = cfg.taskId ?? '';
     const body = await this.rest.call(
       'POST',
-      `/tasks/${seg(taskId)}/pushNotificationConfigs`,
+      `/tasks/${pathSegment(taskId)}/pushNotificationConfigs`,
       op,
       { body: protoTaskPushConfig({ ...cfg, taskId }) },
       o,
@@ -97,11 +106,11 @@ export class LegacyHttpJsonTransport implements Transport {
     return legacyPushConfigToV1(body, this.rest.parseContext(op, 'TaskPushNotificationConfig'));
   }
 
-  async getPushConfig(req: PushConfigRef, o?: CallOptions) {
+  async getPushConfig(req: PushConfigRef, o?: CallOptions): Promise<TaskPushNotificationConfig> {
     const op = 'GetTaskPushNotificationConfig';
     const body = await this.rest.call(
       'GET',
-      `/tasks/${seg(req.taskId)}/pushNotificationConfigs/${seg(req.id)}`,
+      `/tasks/${pathSegment(req.taskId)}/pushNotificationConfigs/${pathSegment(req.id)}`,
       op,
       {},
       o,
@@ -111,16 +120,22 @@ export class LegacyHttpJsonTransport implements Transport {
 
   async listPushConfigs(req: ListPushConfigsParams, o?: CallOptions): Promise<ListPushConfigsResult> {
     const op = 'ListTaskPushNotificationConfigs';
-    const body = await this.rest.call('GET', `/tasks/${seg(req.taskId)}/pushNotificationConfigs`, op, {}, o);
+    const body = await this.rest.call('GET', `/tasks/${pathSegment(req.taskId)}/pushNotificationConfigs`, op, {}, o);
     return legacyPushConfigListToV1(body ?? { configs: [] }, this.rest.parseContext(op, 'push notification configs'));
   }
 
   async deletePushConfig(req: PushConfigRef, o?: CallOptions): Promise<void> {
     const op = 'DeleteTaskPushNotificationConfig';
-    await this.rest.call('DELETE', `/tasks/${seg(req.taskId)}/pushNotificationConfigs/${seg(req.id)}`, op, {}, o);
+    await this.rest.call(
+      'DELETE',
+      `/tasks/${pathSegment(req.taskId)}/pushNotificationConfigs/${pathSegment(req.id)}`,
+      op,
+      {},
+      o,
+    );
   }
 
-  async getExtendedAgentCard(o?: CallOptions) {
+  async getExtendedAgentCard(o?: CallOptions): Promise<AgentCard> {
     const body = await this.rest.call('GET', '/card', 'GetExtendedAgentCard', {}, o);
     return parseAgentCard(body, this.rest.parseContext('GetExtendedAgentCard', 'agent card'));
   }

@@ -8,8 +8,11 @@ import { parseAgentCard } from '../agent-card.js';
 import { UnsupportedOperationError } from '../errors.js';
 import type { BindingOptions } from '../binding-options.js';
 import { JsonRpcConnection } from '../json-rpc-transport.js';
+import type { AgentCard } from '../schemas/agent-card.js';
+import type { SendMessageResponse, StreamResponse } from '../schemas/events.js';
 import type { TaskPushNotificationConfig } from '../schemas/push-config.js';
 import type { ListTasksRequest, ListTasksResponse, SendMessageRequest } from '../schemas/requests.js';
+import type { Task } from '../schemas/task.js';
 import type {
   CallOptions,
   CancelTaskParams,
@@ -40,16 +43,16 @@ export class LegacyJsonRpcTransport implements Transport {
 
   private decodeEvent = (result: unknown, ctx: ParseContext) => legacyEventToV1(result, ctx);
 
-  async sendMessage(req: SendMessageRequest, o?: CallOptions) {
+  async sendMessage(req: SendMessageRequest, o?: CallOptions): Promise<SendMessageResponse> {
     const result = await this.rpc.call('message/send', kindSendParams(req), 'SendMessage', o);
     return legacySendResultToV1(result, this.rpc.parseContext('SendMessage', 'Task or Message'));
   }
 
-  sendStreamingMessage(req: SendMessageRequest, o?: StreamOptions) {
+  sendStreamingMessage(req: SendMessageRequest, o?: StreamOptions): AsyncGenerator<StreamResponse, void, undefined> {
     return this.rpc.stream('message/stream', kindSendParams(req), 'SendStreamingMessage', this.decodeEvent, o);
   }
 
-  async getTask(req: GetTaskParams, o?: CallOptions) {
+  async getTask(req: GetTaskParams, o?: CallOptions): Promise<Task> {
     const params = { id: req.id, ...(req.historyLength !== undefined ? { historyLength: req.historyLength } : {}) };
     const result = await this.rpc.call('tasks/get', params, 'GetTask', o);
     return legacyTaskToV1(result, this.rpc.parseContext('GetTask', 'Task'));
@@ -59,17 +62,17 @@ export class LegacyJsonRpcTransport implements Transport {
     return Promise.reject(unsupportedListTasks(this.rpc.agentUrl));
   }
 
-  async cancelTask(req: CancelTaskParams, o?: CallOptions) {
+  async cancelTask(req: CancelTaskParams, o?: CallOptions): Promise<Task> {
     const params = { id: req.id, ...(req.metadata ? { metadata: req.metadata } : {}) };
     const result = await this.rpc.call('tasks/cancel', params, 'CancelTask', o);
     return legacyTaskToV1(result, this.rpc.parseContext('CancelTask', 'Task'));
   }
 
-  subscribeToTask(req: SubscribeToTaskParams, o?: StreamOptions) {
+  subscribeToTask(req: SubscribeToTaskParams, o?: StreamOptions): AsyncGenerator<StreamResponse, void, undefined> {
     return this.rpc.stream('tasks/resubscribe', { id: req.id }, 'SubscribeToTask', this.decodeEvent, o);
   }
 
-  async createPushConfig(cfg: TaskPushNotificationConfig, o?: CallOptions) {
+  async createPushConfig(cfg: TaskPushNotificationConfig, o?: CallOptions): Promise<TaskPushNotificationConfig> {
     const op = 'CreateTaskPushNotificationConfig';
     const result = await this.rpc.call(
       'tasks/pushNotificationConfig/set',
@@ -80,7 +83,7 @@ export class LegacyJsonRpcTransport implements Transport {
     return legacyPushConfigToV1(result, this.rpc.parseContext(op, 'TaskPushNotificationConfig'));
   }
 
-  async getPushConfig(req: PushConfigRef, o?: CallOptions) {
+  async getPushConfig(req: PushConfigRef, o?: CallOptions): Promise<TaskPushNotificationConfig> {
     const op = 'GetTaskPushNotificationConfig';
     const result = await this.rpc.call(
       'tasks/pushNotificationConfig/get',
@@ -107,7 +110,7 @@ export class LegacyJsonRpcTransport implements Transport {
     );
   }
 
-  async getExtendedAgentCard(o?: CallOptions) {
+  async getExtendedAgentCard(o?: CallOptions): Promise<AgentCard> {
     const result = await this.rpc.call('agent/getAuthenticatedExtendedCard', {}, 'GetExtendedAgentCard', o);
     return parseAgentCard(result, this.rpc.parseContext('GetExtendedAgentCard', 'agent card'));
   }

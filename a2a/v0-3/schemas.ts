@@ -79,7 +79,7 @@ export const LegacyFileSchema = wireObject(
   },
 );
 
-export const LegacyPartSchema = wireObject(
+const LegacyPartWire = wireObject(
   {
     kind: z.enum(['text', 'file', 'data'], { error: 'expected a part kind: text, file or data' }).optional(),
     text: z.string().optional(),
@@ -92,9 +92,10 @@ export const LegacyPartSchema = wireObject(
     message: `a 0.3 part needs exactly one of ${listOr(['text', 'file', 'data'])}`,
   },
 );
-export type LegacyPart = z.infer<typeof LegacyPartSchema>;
+export interface LegacyPart extends z.infer<typeof LegacyPartWire> {}
+export const LegacyPartSchema: z.ZodType<LegacyPart> = LegacyPartWire;
 
-export const LegacyMessageSchema = wireObject({
+const LegacyMessageWire = wireObject({
   kind: z.literal('message').optional(),
   messageId: IdSchema,
   contextId: OptionalIdSchema,
@@ -107,18 +108,20 @@ export const LegacyMessageSchema = wireObject({
   extensions: StringListSchema.optional(),
   referenceTaskIds: z.array(guarded(IdSchema)).optional(),
 });
-export type LegacyMessage = z.infer<typeof LegacyMessageSchema>;
+export interface LegacyMessage extends z.infer<typeof LegacyMessageWire> {}
+export const LegacyMessageSchema: z.ZodType<LegacyMessage> = LegacyMessageWire;
 
-export const LegacyTaskStatusSchema = wireObject({
+const LegacyTaskStatusWire = wireObject({
   state: LegacyTaskStateSchema,
   message: LegacyMessageSchema.optional(),
   /** ProtoJSON field name of the status message in the 0.3 proto. */
   update: LegacyMessageSchema.optional(),
   timestamp: z.string().optional(),
 });
-export type LegacyTaskStatus = z.infer<typeof LegacyTaskStatusSchema>;
+export interface LegacyTaskStatus extends z.infer<typeof LegacyTaskStatusWire> {}
+export const LegacyTaskStatusSchema: z.ZodType<LegacyTaskStatus> = LegacyTaskStatusWire;
 
-export const LegacyArtifactSchema = wireObject({
+const LegacyArtifactWire = wireObject({
   artifactId: IdSchema,
   name: z.string().optional(),
   description: z.string().optional(),
@@ -126,9 +129,10 @@ export const LegacyArtifactSchema = wireObject({
   metadata: MetadataSchema.optional(),
   extensions: StringListSchema.optional(),
 });
-export type LegacyArtifact = z.infer<typeof LegacyArtifactSchema>;
+export interface LegacyArtifact extends z.infer<typeof LegacyArtifactWire> {}
+export const LegacyArtifactSchema: z.ZodType<LegacyArtifact> = LegacyArtifactWire;
 
-export const LegacyTaskSchema = wireObject({
+const LegacyTaskWire = wireObject({
   kind: z.literal('task').optional(),
   id: IdSchema,
   contextId: OptionalIdSchema,
@@ -137,7 +141,8 @@ export const LegacyTaskSchema = wireObject({
   history: z.array(LegacyMessageSchema).optional(),
   metadata: MetadataSchema.optional(),
 });
-export type LegacyTask = z.infer<typeof LegacyTaskSchema>;
+export interface LegacyTask extends z.infer<typeof LegacyTaskWire> {}
+export const LegacyTaskSchema: z.ZodType<LegacyTask> = LegacyTaskWire;
 
 export const LegacyStatusUpdateSchema = wireObject({
   kind: z.literal('status-update').optional(),
@@ -147,7 +152,6 @@ export const LegacyStatusUpdateSchema = wireObject({
   final: z.boolean().optional(),
   metadata: MetadataSchema.optional(),
 });
-export type LegacyStatusUpdate = z.infer<typeof LegacyStatusUpdateSchema>;
 
 export const LegacyArtifactUpdateSchema = wireObject({
   kind: z.literal('artifact-update').optional(),
@@ -158,7 +162,6 @@ export const LegacyArtifactUpdateSchema = wireObject({
   lastChunk: z.boolean().optional(),
   metadata: MetadataSchema.optional(),
 });
-export type LegacyArtifactUpdate = z.infer<typeof LegacyArtifactUpdateSchema>;
 
 export const LegacyPushConfigSchema = wireObject({
   id: z.string().optional(),
@@ -170,13 +173,14 @@ export const LegacyPushConfigSchema = wireObject({
   }).optional(),
 });
 
-/** JSON-RPC `{taskId, pushNotificationConfig}` or ProtoJSON `{name: "tasks/T/pushNotificationConfigs/C", pushNotificationConfig}`. */
-export const LegacyTaskPushConfigSchema = wireObject({
+const LegacyTaskPushConfigWire = wireObject({
   taskId: z.string().optional(),
   name: z.string().optional(),
   pushNotificationConfig: LegacyPushConfigSchema,
 });
-export type LegacyTaskPushConfig = z.infer<typeof LegacyTaskPushConfigSchema>;
+/** JSON-RPC `{taskId, pushNotificationConfig}` or ProtoJSON `{name: "tasks/T/pushNotificationConfigs/C", pushNotificationConfig}`. */
+export interface LegacyTaskPushConfig extends z.infer<typeof LegacyTaskPushConfigWire> {}
+export const LegacyTaskPushConfigSchema: z.ZodType<LegacyTaskPushConfig> = LegacyTaskPushConfigWire;
 
 /** JSON-RPC `tasks/pushNotificationConfig/list` returns an array; REST returns `{configs}`. */
 export const LegacyPushConfigListSchema = z.union([

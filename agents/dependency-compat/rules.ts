@@ -29,7 +29,7 @@ function below(version: Version | undefined, bound: string): boolean {
 export const COMPATIBILITY_RULES: readonly CompatibilityRule[] = [
   {
     packageName: 'node-sass',
-    check: ({ range, version, targetNode: t }) => {
+    check: ({ range, version, targetNode: t }: RuleInput): Verdict | undefined => {
       if (t >= 21) {
         return {
           risk: 'high',
@@ -54,7 +54,7 @@ export const COMPATIBILITY_RULES: readonly CompatibilityRule[] = [
   },
   {
     packageName: 'bcrypt',
-    check: ({ range, version, targetNode: t }) =>
+    check: ({ range, version, targetNode: t }: RuleInput): Verdict | undefined =>
       below(version, '5.1.0')
         ? {
             risk: 'medium',
@@ -65,7 +65,7 @@ export const COMPATIBILITY_RULES: readonly CompatibilityRule[] = [
   },
   {
     packageName: 'request',
-    check: ({ targetNode: t }) =>
+    check: ({ targetNode: t }: RuleInput): Verdict | undefined =>
       t >= 18
         ? {
             risk: 'medium',
@@ -80,7 +80,7 @@ export const COMPATIBILITY_RULES: readonly CompatibilityRule[] = [
   },
   {
     packageName: 'jest',
-    check: ({ version, targetNode: t }) => {
+    check: ({ version, targetNode: t }: RuleInput): Verdict | undefined => {
       if (version === undefined) return undefined;
       if (version.major < 29) {
         return {
@@ -101,7 +101,7 @@ export const COMPATIBILITY_RULES: readonly CompatibilityRule[] = [
   },
   {
     packageName: 'express',
-    check: ({ version, targetNode: t }) => {
+    check: ({ version, targetNode: t }: RuleInput): Verdict | undefined => {
       if (version === undefined || version.major >= 5) return undefined;
       if (version.major < 4) {
         return {
@@ -119,7 +119,7 @@ export const COMPATIBILITY_RULES: readonly CompatibilityRule[] = [
   },
   {
     packageName: 'sharp',
-    check: ({ range, version, targetNode: t }) => {
+    check: ({ range, version, targetNode: t }: RuleInput): Verdict | undefined => {
       if (!below(version, '0.33.0')) return undefined;
       return t >= 22
         ? {
@@ -136,7 +136,7 @@ export const COMPATIBILITY_RULES: readonly CompatibilityRule[] = [
   },
   {
     packageName: 'sqlite3',
-    check: ({ range, version, targetNode: t }) => {
+    check: ({ range, version, targetNode: t }: RuleInput): Verdict | undefined => {
       if (!below(version, '5.1.7')) return undefined;
       return {
         risk: t >= 22 ? 'high' : 'medium',
@@ -152,7 +152,7 @@ export const COMPATIBILITY_RULES: readonly CompatibilityRule[] = [
   },
   {
     packageName: 'node-fetch',
-    check: ({ version, targetNode: t }) => {
+    check: ({ version, targetNode: t }: RuleInput): Verdict | undefined => {
       if (version === undefined || version.major >= 3 || t < 18) return undefined;
       return {
         risk: 'low',
@@ -166,7 +166,7 @@ export const COMPATIBILITY_RULES: readonly CompatibilityRule[] = [
   },
   {
     packageName: '@types/node',
-    check: ({ version, targetNode: t }) =>
+    check: ({ version, targetNode: t }: RuleInput): Verdict | undefined =>
       version !== undefined && version.major < t
         ? {
             risk: 'low',
@@ -177,7 +177,7 @@ export const COMPATIBILITY_RULES: readonly CompatibilityRule[] = [
   },
   {
     packageName: 'fibers',
-    check: ({ targetNode: t }) =>
+    check: ({ targetNode: t }: RuleInput): Verdict | undefined =>
       t >= 16
         ? {
             risk: 'high',

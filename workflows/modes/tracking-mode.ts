@@ -5,7 +5,7 @@
  * every mode through this one small interface.
  */
 import type { Message } from '../../a2a/index.js';
-import type { TrackOutcome } from '../../activities/index.js';
+import type { RoundSettings, TrackOutcome } from '../../activities/index.js';
 import type { DelegationActivityCalls } from '../activity-proxies.js';
 import type { DelegationState } from '../delegation-state.js';
 import type { AgentRef, DelegateInput, ResumeState } from '../../contract/delegation-types.js';
@@ -41,7 +41,7 @@ export interface ModeContext {
 }
 
 /** The round settings every tracking activity takes. */
-export function roundSettings({ settings, state }: ModeContext) {
+export function roundSettings({ settings, state }: ModeContext): RoundSettings {
   const { roundMs, pollInitialMs, pollMaxMs, unreachableMs } = settings;
   const since = state.unreachableSince;
   return { roundMs, pollInitialMs, pollMaxMs, unreachableMs, ...(since ? { unreachableSince: since } : {}) };

@@ -5,11 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDependencyCompatAgent, type RunningAgent } from '../../../agents/index.js';
 import {
-  StreamIdleTimeoutError,
   applyArtifactUpdate,
   artifactSetFromTask,
   artifactText,
-  chunkPosition,
   createA2AClient,
   emptyArtifactSet,
   fetchAgentCard,
@@ -19,6 +17,8 @@ import {
   type StreamResponse,
   type Task,
 } from '../../../a2a/index.js';
+import { StreamIdleTimeoutError } from '../../../a2a/errors.js';
+import { chunkPosition } from '../../../a2a/artifacts.js';
 import { MODES, endpointFor, readTurn, readUntilState, stateOf, textOf, userMessage } from './support.js';
 
 let agent: RunningAgent;

@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDependencyCompatAgent, type RunningAgent } from '../../../agents/index.js';
+import { createA2AClient, fetchAgentCard, type A2AClient, type AgentCard, type Task } from '../../../a2a/index.js';
 import {
   ConnectionError,
   ContentTypeNotSupportedError,
@@ -12,12 +13,7 @@ import {
   TaskNotFoundError,
   UnsupportedOperationError,
   VersionNotSupportedError,
-  createA2AClient,
-  fetchAgentCard,
-  type A2AClient,
-  type AgentCard,
-  type Task,
-} from '../../../a2a/index.js';
+} from '../../../a2a/errors.js';
 import { errorFromHttpResponse, errorFromJsonRpcError } from '../../../a2a/error-mapping.js';
 import { request } from 'undici';
 import { MODES, endpointFor, userMessage } from './support.js';

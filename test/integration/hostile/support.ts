@@ -18,7 +18,7 @@ import { startDependencyCompatAgent, type RunningAgent } from '../../../agents/i
 import { runCli } from '../../../client/main.js';
 import type { StatusView } from '../../../client/status-view.js';
 import { freePort } from '../../../platform/free-port.js';
-import type { DelegateInput, DelegateResult } from '../../../workflows/index.js';
+import type { DelegateInput, DelegateResult } from '../../../contract/delegation-types.js';
 import type { CredentialKind, ExpectedCode, HostileAttack } from '../../hostile/attacks.js';
 import { startHostileAgent, type HostileAgent } from '../../hostile/hostile-agent.js';
 import { compatRequest, waitForQuestion } from '../../helpers/delegations.js';

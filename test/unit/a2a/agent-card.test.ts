@@ -1,14 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  InvalidResponseError,
-  NoUsableInterfaceError,
-  agentCardUrl,
-  fetchAgentCard,
-  parseAgentCard,
-  parseMaxAge,
-  selectInterface,
-  type AgentCard,
-} from '../../../a2a/index.js';
+import { fetchAgentCard, parseAgentCard, selectInterface, type AgentCard } from '../../../a2a/index.js';
+import { InvalidResponseError, NoUsableInterfaceError } from '../../../a2a/errors.js';
+import { agentCardUrl, parseMaxAge } from '../../../a2a/agent-card.js';
 import { CAPTURED_CARD, CAPTURED_V03_HYBRID_CARD } from './fixtures/wire-captures.js';
 import { ORIGIN, mockAgent, type MockedAgent } from './helpers/mock-agent.js';
 

@@ -1,17 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import {
   ArtifactAssembler,
-  ArtifactGapError,
-  ResponseTooLargeError,
   applyArtifactUpdate,
   artifactSetFromTask,
   artifactText,
-  chunkPosition,
   emptyArtifactSet,
   isArtifactSetComplete,
   type ArtifactSet,
   type TaskArtifactUpdateEvent,
 } from '../../../a2a/index.js';
+import { ArtifactGapError, ResponseTooLargeError } from '../../../a2a/errors.js';
+import { chunkPosition } from '../../../a2a/artifacts.js';
 
 function chunk(
   text: string,

@@ -2,7 +2,9 @@ import { createPublicKey } from 'node:crypto';
 import { generateAgentCardSignature } from '@a2a-js/sdk';
 import { exportJWK, exportSPKI, generateKeyPair } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { CardSignatureError, parseAgentCard, verifyCardSignature, type AgentCard } from '../../../a2a/index.js';
+import { parseAgentCard, type AgentCard } from '../../../a2a/index.js';
+import { CardSignatureError } from '../../../a2a/security-errors.js';
+import { verifyCardSignature } from '../../../a2a/card-signature.js';
 
 /** A card as the SDK's sample agents serve it (empty strings and lists included). */
 const served = {

@@ -1,7 +1,9 @@
 import { MockAgent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpClient } from '../../../a2a/http.js';
-import { ClientCredentialsTokens, OutboundPolicy, TokenRequestError } from '../../../a2a/index.js';
+import { OutboundPolicy } from '../../../a2a/index.js';
+import { TokenRequestError } from '../../../a2a/security-errors.js';
+import { ClientCredentialsTokens } from '../../../a2a/client-credentials.js';
 
 const AS = 'https://login.example.com';
 const AGENT = 'https://agent.example.com';

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createTransport, createA2AClient, NoUsableInterfaceError, parseAgentCard } from '../../../a2a/index.js';
+import { createA2AClient, parseAgentCard } from '../../../a2a/index.js';
+import { NoUsableInterfaceError } from '../../../a2a/errors.js';
+import { createTransport } from '../../../a2a/client.js';
 import { HttpClient } from '../../../a2a/http.js';
 import { HttpJsonTransport } from '../../../a2a/http-json-transport.js';
 import { JsonRpcTransport } from '../../../a2a/json-rpc-transport.js';

@@ -6,8 +6,6 @@ import {
   HttpStatusError,
   InvalidAgentResponseError,
   JsonRpcProtocolError,
-  MAX_ERROR_MESSAGE_LENGTH,
-  MAX_RETRY_AFTER_MS,
   PermissionDeniedError,
   PushNotificationNotSupportedError,
   RateLimitedError,
@@ -17,8 +15,9 @@ import {
   UnknownAgentError,
   UnsupportedOperationError,
   VersionNotSupportedError,
-  parseRetryAfter,
-} from '../../../a2a/index.js';
+} from '../../../a2a/errors.js';
+import { MAX_ERROR_MESSAGE_LENGTH } from '../../../a2a/error-text.js';
+import { MAX_RETRY_AFTER_MS, parseRetryAfter } from '../../../a2a/error-mapping.js';
 import {
   errorFromHttpResponse,
   errorFromJsonRpcError,

@@ -1,26 +1,25 @@
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
+import { A2AError, isA2AError } from '../../../a2a/index.js';
 import {
-  A2AError,
+  PROTOCOL_ERROR_CLASSES,
+  PROTOCOL_ERRORS_BY_REASON,
+  PROTOCOL_ERRORS_BY_RPC_CODE,
   A2AProtocolError,
   AbortedError,
   ConnectionError,
   HttpStatusError,
   InvalidAgentResponseError,
   InvalidResponseError,
-  MAX_ERROR_MESSAGE_LENGTH,
   NoUsableInterfaceError,
-  PROTOCOL_ERROR_CLASSES,
-  PROTOCOL_ERRORS_BY_REASON,
-  PROTOCOL_ERRORS_BY_RPC_CODE,
   RateLimitedError,
   ResponseTooLargeError,
   StreamIdleTimeoutError,
   TaskNotFoundError,
   TransportTimeoutError,
   UnsupportedOperationError,
-  isA2AError,
-} from '../../../a2a/index.js';
+} from '../../../a2a/errors.js';
+import { MAX_ERROR_MESSAGE_LENGTH } from '../../../a2a/error-text.js';
 
 const ctx = { operation: 'GetTask', agentUrl: 'http://127.0.0.1:4000/a2a/rest' };
 

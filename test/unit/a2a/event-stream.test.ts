@@ -1,15 +1,7 @@
 import { Agent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  AbortedError,
-  ConnectionError,
-  StreamIdleTimeoutError,
-  TransportTimeoutError,
-  createA2AClient,
-  parseAgentCard,
-  type A2AClient,
-  type StreamResponse,
-} from '../../../a2a/index.js';
+import { createA2AClient, parseAgentCard, type A2AClient, type StreamResponse } from '../../../a2a/index.js';
+import { AbortedError, ConnectionError, StreamIdleTimeoutError, TransportTimeoutError } from '../../../a2a/errors.js';
 import { json, openSse, startScriptedServer, type ScriptedServer } from './helpers/scripted-server.js';
 
 const task = { id: 'T', contextId: 'C', status: { state: 'TASK_STATE_INPUT_REQUIRED' } };

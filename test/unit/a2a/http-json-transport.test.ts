@@ -1,15 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createA2AClient, parseAgentCard, type A2AClient, type Message } from '../../../a2a/index.js';
 import {
   PushNotificationNotSupportedError,
   TaskNotCancelableError,
   TaskNotFoundError,
   UnsupportedOperationError,
   VersionNotSupportedError,
-  createA2AClient,
-  parseAgentCard,
-  type A2AClient,
-  type Message,
-} from '../../../a2a/index.js';
+} from '../../../a2a/errors.js';
 import { CAPTURED_CARD, CAPTURED_LIST_TASKS, CAPTURED_STREAM_TURN_2, restError } from './fixtures/wire-captures.js';
 import {
   A2A_JSON_HEADERS,

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { Agent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createA2AClient, parseAgentCard, type A2AClient } from '../../../a2a/index.js';
 import {
   AbortedError,
   ConnectionError,
@@ -8,10 +9,7 @@ import {
   InvalidResponseError,
   ResponseTooLargeError,
   TransportTimeoutError,
-  createA2AClient,
-  parseAgentCard,
-  type A2AClient,
-} from '../../../a2a/index.js';
+} from '../../../a2a/errors.js';
 import { displayUrl } from '../../../a2a/http.js';
 import { collect } from './helpers/mock-agent.js';
 import { json, startScriptedServer, type ScriptedServer } from './helpers/scripted-server.js';

@@ -1,15 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createA2AClient, parseAgentCard, type A2AClient, type Message } from '../../../a2a/index.js';
 import {
   ContentTypeNotSupportedError,
   InvalidResponseError,
   TaskNotFoundError,
   UnsupportedOperationError,
   VersionNotSupportedError,
-  createA2AClient,
-  parseAgentCard,
-  type A2AClient,
-  type Message,
-} from '../../../a2a/index.js';
+} from '../../../a2a/errors.js';
 import {
   CAPTURED_CARD,
   CAPTURED_JSONRPC_TASK_NOT_FOUND,

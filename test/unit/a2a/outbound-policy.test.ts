@@ -3,14 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { Agent, MockAgent } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { HttpClient } from '../../../a2a/http.js';
-import {
-  InterfaceOriginMismatchError,
-  OutboundPolicy,
-  OutboundRefusedError,
-  bearerAuth,
-  isLoopbackHost,
-  publicAddressLookup,
-} from '../../../a2a/index.js';
+import { OutboundPolicy, bearerAuth } from '../../../a2a/index.js';
+import { InterfaceOriginMismatchError, OutboundRefusedError } from '../../../a2a/security-errors.js';
+import { isLoopbackHost, publicAddressLookup } from '../../../a2a/outbound-policy.js';
 
 /** A resolver that answers from a table (no DNS is asked). */
 const table =

@@ -11,28 +11,22 @@
 import fc from 'fast-check';
 import { MockAgent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { A2AError, createA2AClient, type A2AClient, type A2ALimits, type StreamResponse } from '../../../a2a/index.js';
 import {
-  A2AError,
   ConnectionError,
   HttpStatusError,
   JsonRpcProtocolError,
-  ListTasksResponseSchema,
-  MAX_ERROR_MESSAGE_LENGTH,
   ResponseTooLargeError,
-  SendMessageResponseSchema,
   StreamIdleTimeoutError,
-  StreamResponseSchema,
-  TaskPushNotificationConfigSchema,
-  TaskSchema,
   TransportTimeoutError,
   UnknownAgentError,
-  createA2AClient,
-  readSseEvents,
-  type A2AClient,
-  type A2ALimits,
-  type SseEvent,
-  type StreamResponse,
-} from '../../../a2a/index.js';
+} from '../../../a2a/errors.js';
+import { ListTasksResponseSchema } from '../../../a2a/schemas/requests.js';
+import { MAX_ERROR_MESSAGE_LENGTH } from '../../../a2a/error-text.js';
+import { SendMessageResponseSchema, StreamResponseSchema } from '../../../a2a/schemas/events.js';
+import { TaskPushNotificationConfigSchema } from '../../../a2a/schemas/push-config.js';
+import { TaskSchema } from '../../../a2a/schemas/task.js';
+import { readSseEvents, type SseEvent } from '../../../a2a/sse.js';
 import type { SelectedInterface } from '../../../a2a/agent-card.js';
 import { ORIGIN, collect } from './helpers/mock-agent.js';
 

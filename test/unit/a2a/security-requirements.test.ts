@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { meetRequirements, parseAgentCard } from '../../../a2a/index.js';
+import { parseAgentCard } from '../../../a2a/index.js';
+import { meetRequirements } from '../../../a2a/security-requirements.js';
 
 const card = (securitySchemes: Record<string, unknown>, securityRequirements: unknown[]) =>
   parseAgentCard({

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ResponseTooLargeError, SseLineParser, readSseEvents, type SseEvent } from '../../../a2a/index.js';
+import { ResponseTooLargeError } from '../../../a2a/errors.js';
+import { SseLineParser, readSseEvents, type SseEvent } from '../../../a2a/sse.js';
 
 async function* chunks(...parts: Array<string | Uint8Array>): AsyncGenerator<string | Uint8Array> {
   for (const part of parts) yield part;

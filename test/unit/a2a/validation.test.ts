@@ -1,14 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import {
-  AgentCardSchema,
-  DEFAULT_LIMITS,
-  InvalidResponseError,
-  ResponseTooLargeError,
-  MessageSchema,
-  SendMessageResponseSchema,
-  StreamResponseSchema,
-  TaskSchema,
-} from '../../../a2a/index.js';
+import { DEFAULT_LIMITS } from '../../../a2a/index.js';
+import { InvalidResponseError, ResponseTooLargeError } from '../../../a2a/errors.js';
+import { AgentCardSchema } from '../../../a2a/schemas/agent-card.js';
+import { MessageSchema } from '../../../a2a/schemas/message.js';
+import { SendMessageResponseSchema, StreamResponseSchema } from '../../../a2a/schemas/events.js';
+import { TaskSchema } from '../../../a2a/schemas/task.js';
 import { parseJsonText, parseWire, type ParseContext } from '../../../a2a/validation.js';
 
 const getTask: ParseContext = {

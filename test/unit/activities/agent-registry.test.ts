@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OutboundRefusedError } from '../../../a2a/index.js';
+import { OutboundRefusedError } from '../../../a2a/security-errors.js';
 import { join } from 'node:path';
 import { AgentRegistry, loadAgentRegistry } from '../../../activities/agent-registry.js';
 import { packageRoot } from '../../../platform/paths.js';

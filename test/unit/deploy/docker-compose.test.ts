@@ -35,11 +35,17 @@ describe('docker-compose.yml', () => {
     }
   });
 
+  const dockerfile = readFileSync(join(packageRoot, 'Dockerfile'), 'utf8');
+  const copied = [...dockerfile.matchAll(/^COPY (?!--from)(.+) \S+$/gm)].flatMap((m) => m[1]!.split(/\s+/));
+
   it('copies only paths that exist into the image', () => {
-    const dockerfile = readFileSync(join(packageRoot, 'Dockerfile'), 'utf8');
-    const sources = [...dockerfile.matchAll(/^COPY (?!--from)(.+) \S+$/gm)].flatMap((m) => m[1]!.split(/\s+/));
-    expect(sources.length).toBeGreaterThan(0);
-    for (const source of sources) expect(existsSync(join(packageRoot, source)), source).toBe(true);
+    expect(copied.length).toBeGreaterThan(0);
+    for (const source of copied) expect(existsSync(join(packageRoot, source)), source).toBe(true);
+  });
+
+  it('copies every folder the build compiles', () => {
+    const build = JSON.parse(readFileSync(join(packageRoot, 'tsconfig.build.json'), 'utf8')) as { include: string[] };
+    expect(copied).toEqual(expect.arrayContaining(build.include));
   });
 
   it('depends only on services it defines, and mounts folders of this repository', () => {

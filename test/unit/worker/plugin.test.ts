@@ -1,6 +1,13 @@
+import { statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createActivities } from '../../../activities/index.js';
-import { ActivityNameClashError, withOurActivities } from '../../../worker/plugin.js';
+import {
+  a2aTemporalPlugin,
+  ActivityNameClashError,
+  DELEGATE_WORKFLOWS_PATH,
+  SHOWCASE_WORKFLOWS_PATH,
+  withOurActivities,
+} from '../../../worker/plugin.js';
 
 describe("the plugin's activities", () => {
   const ours = createActivities();
@@ -23,5 +30,32 @@ describe("the plugin's activities", () => {
     expect(() => withOurActivities({ 'a2a.getTask': () => undefined }, ours)).toThrow(
       /already registers a2a\.getTask, which a2a-temporal's plugin registers too/,
     );
+  });
+});
+
+describe("the plugin's workflows", () => {
+  const plugin = a2aTemporalPlugin({ telemetry: false });
+
+  it('are `delegate` alone when the worker has no workflows of its own (never the release coordinator)', async () => {
+    const options = plugin.configureWorker({ taskQueue: 'q' });
+    expect(options.workflowsPath).toBe(DELEGATE_WORKFLOWS_PATH);
+    expect(statSync(DELEGATE_WORKFLOWS_PATH).isFile()).toBe(true); // the bundler stats it: no extension-less path
+    expect(Object.keys(await import(DELEGATE_WORKFLOWS_PATH))).toEqual(['delegate']);
+  });
+
+  it('are bundled with the tracing interceptors when they are the default', () => {
+    const options = plugin.configureWorker({ taskQueue: 'q' });
+    expect(options.interceptors?.workflowModules).toEqual([expect.stringMatching(/tracing-interceptors$/)]);
+  });
+
+  it("leave a worker's own workflows alone", () => {
+    expect(plugin.configureWorker({ taskQueue: 'q', workflowsPath: '/mine' }).workflowsPath).toBe('/mine');
+    const bundled = plugin.configureWorker({ taskQueue: 'q', workflowBundle: { code: '' } });
+    expect(bundled.workflowsPath).toBeUndefined();
+  });
+
+  it("are `delegate` and `release` in our own worker's bundle", async () => {
+    expect(statSync(SHOWCASE_WORKFLOWS_PATH).isFile()).toBe(true);
+    expect(Object.keys(await import(SHOWCASE_WORKFLOWS_PATH)).sort()).toEqual(['delegate', 'release']);
   });
 });

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  INTERRUPTED_STATES,
-  TASK_STATES,
-  TERMINAL_STATES,
-  isInterruptedState,
-  isTerminalState,
-} from '../../../../a2a/index.js';
+import { isInterruptedState, isTerminalState } from '../../../../a2a/index.js';
+import { INTERRUPTED_STATES, TASK_STATES, TERMINAL_STATES } from '../../../../a2a/schemas/task-state.js';
 
 describe('task states', () => {
   it('calls COMPLETED, FAILED, CANCELED and REJECTED terminal, and nothing else', () => {

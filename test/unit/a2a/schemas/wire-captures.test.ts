@@ -1,15 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import { type StreamResponse } from '../../../../a2a/index.js';
+import { AgentCardSchema } from '../../../../a2a/schemas/agent-card.js';
 import {
-  AgentCardSchema,
   ListTaskPushNotificationConfigsResponseSchema,
-  ListTasksResponseSchema,
-  MessageSchema,
-  SendMessageResponseSchema,
-  StreamResponseSchema,
   TaskPushNotificationConfigSchema,
-  TaskSchema,
-  type StreamResponse,
-} from '../../../../a2a/index.js';
+} from '../../../../a2a/schemas/push-config.js';
+import { ListTasksResponseSchema } from '../../../../a2a/schemas/requests.js';
+import { MessageSchema } from '../../../../a2a/schemas/message.js';
+import { SendMessageResponseSchema, StreamResponseSchema } from '../../../../a2a/schemas/events.js';
+import { TaskSchema } from '../../../../a2a/schemas/task.js';
 import {
   CAPTURED_CANCELED_TASK,
   CAPTURED_CARD,

@@ -1,12 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  TaskNotCancelableError,
-  TaskNotFoundError,
-  UnsupportedOperationError,
-  createA2AClient,
-  parseAgentCard,
-  type A2AClient,
-} from '../../../../a2a/index.js';
+import { createA2AClient, parseAgentCard, type A2AClient } from '../../../../a2a/index.js';
+import { TaskNotCancelableError, TaskNotFoundError, UnsupportedOperationError } from '../../../../a2a/errors.js';
 import {
   JSON_HEADERS,
   ORIGIN,

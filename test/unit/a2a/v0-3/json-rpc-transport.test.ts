@@ -1,11 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  TaskNotFoundError,
-  UnsupportedOperationError,
-  createA2AClient,
-  parseAgentCard,
-  type A2AClient,
-} from '../../../../a2a/index.js';
+import { createA2AClient, parseAgentCard, type A2AClient } from '../../../../a2a/index.js';
+import { TaskNotFoundError, UnsupportedOperationError } from '../../../../a2a/errors.js';
 import {
   CAPTURED_V03_ARTIFACT_UPDATE,
   CAPTURED_V03_STATUS_UPDATE_FINAL,

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidResponseError, MessageSchema, StreamResponseSchema, TaskSchema } from '../../../../a2a/index.js';
+import { InvalidResponseError } from '../../../../a2a/errors.js';
+import { MessageSchema } from '../../../../a2a/schemas/message.js';
+import { StreamResponseSchema } from '../../../../a2a/schemas/events.js';
+import { TaskSchema } from '../../../../a2a/schemas/task.js';
 import {
   legacyEventToV1,
   legacyPushConfigListToV1,

@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Runtime } from '@temporalio/worker';
 import { packageRoot } from '../platform/paths.js';
+import { writeWorkflowBundle } from '../platform/workflow-bundle.js';
 import { loadWorkerConfig } from '../worker/config.js';
 import { startBenchEnv, type BenchEnv } from './bench-env.js';
 import { parseArgs, type BenchSettings } from './bench-settings.js';
@@ -196,11 +197,16 @@ async function runPhases(env: BenchEnv, settings: BenchSettings, results: BenchR
   }
 
   if (settings.phases.includes('tracing')) {
-    log(`tracing: delegate_stream with tracing off and on, ${settings.latency.count} each, interleaved`);
+    log(`tracing: delegate_stream without telemetry, tracing off and on, ${settings.latency.count} each, interleaved`);
     const sink = await startOtlpSink();
     const otel = { OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint };
     const tracedQueue = `${taskQueue}-traced`;
-    await env.spawnWorker(tracedQueue, otel);
+    const untracedQueue = `${taskQueue}-untraced`;
+    const untracedBundle = await writeWorkflowBundle('bench/workflows/index.ts', 'bench', false);
+    await Promise.all([
+      env.spawnWorker(tracedQueue, otel),
+      env.spawnWorker(untracedQueue, { A2A_WORKFLOW_BUNDLE: untracedBundle, BENCH_TELEMETRY: 'none' }),
+    ]);
     startTracing('a2a-temporal-bench', { ...process.env, ...otel });
     const traced = new Client({
       connection: env.client.connection,
@@ -208,6 +214,7 @@ async function runPhases(env: BenchEnv, settings: BenchSettings, results: BenchR
       ...tracingClientOptions(),
     });
     results.tracing = await measureTracing({
+      untraced: { ...oneAtATime, taskQueue: untracedQueue },
       off: oneAtATime,
       on: { client: traced, taskQueue: tracedQueue, delivery: oneAtATime.delivery },
       agent: env.agent,
@@ -219,7 +226,9 @@ async function runPhases(env: BenchEnv, settings: BenchSettings, results: BenchR
     await stopTracing();
     await sink.close();
     const t = results.tracing;
-    log(`tracing: p50 off ${t.tracing_ms.off.p50} ms, on ${t.tracing_ms.on.p50} ms (${t.tracing_overhead_p50_pct} %)`);
+    log(
+      `tracing: p50 without telemetry ${t.tracing_ms.untraced.p50} ms, off ${t.tracing_ms.off.p50} ms (${t.tracing_off_overhead_p50_pct} %), on ${t.tracing_ms.on.p50} ms (${t.tracing_overhead_p50_pct} % over off)`,
+    );
   }
 
   if (longHistory) {

@@ -35,7 +35,7 @@ export interface BenchResults {
   resume_after_kill?: ResumeFigures;
   /** 100 ordinary delegations beside 10 hostile agents on one worker; the largest attacks alone. */
   hostility?: HostilityFigures;
-  /** delegate_stream with tracing off (no OTEL_* variable) and on (OTLP export, traced client). */
+  /** delegate_stream without telemetry built in, with tracing off (no OTEL_* variable) and on (OTLP export, traced client). */
   tracing?: TracingFigures;
   targets?: TargetResult[];
 }

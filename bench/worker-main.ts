@@ -5,8 +5,9 @@
  * activities, on the bench bundle (product workflows + baseline workflows).
  *
  * Environment: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, A2A_TASK_QUEUE, A2A_WORKFLOW_BUNDLE,
- * BENCH_AGENT_URL, the worker's usual A2A_* variables, and BENCH_WORKER_OPTIONS (JSON: extra
- * `Worker.create` options, for investigations).
+ * BENCH_AGENT_URL, the worker's usual A2A_* variables, BENCH_TELEMETRY=none (no telemetry
+ * interceptors at all: the tracing phase's baseline, run on a bundle without them) and
+ * BENCH_WORKER_OPTIONS (JSON: extra `Worker.create` options, for investigations).
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Client } from '@temporalio/client';
@@ -52,7 +53,7 @@ async function main(): Promise<void> {
   const worker = await Worker.create({
     connection,
     namespace: target.namespace,
-    ...a2aWorkerOptions(config, registry),
+    ...a2aWorkerOptions(config, registry, process.env.BENCH_TELEMETRY === 'none' ? false : undefined),
     activities: createBaselineActivities(registry, config.requestTimeoutMs), // added to the plugin's
     ...(process.env.BENCH_WORKER_OPTIONS ? (JSON.parse(process.env.BENCH_WORKER_OPTIONS) as object) : {}),
   });

@@ -10,12 +10,12 @@ const TRACING_INTERCEPTORS = join(dirname(fileURLToPath(import.meta.url)), '..',
 /**
  * Bundles the workflows of `workflowsPath` (absolute) into one file at `out`, for
  * `workflowBundle: { codePath }`, with the tracing interceptors (a pre-built bundle ignores the
- * plugin's `workflowModules`).
+ * plugin's `workflowModules`) unless `tracing` is false (the bench's build without telemetry).
  */
-export async function bundleWorkflowsTo(workflowsPath: string, out: string): Promise<string> {
+export async function bundleWorkflowsTo(workflowsPath: string, out: string, tracing = true): Promise<string> {
   const { code } = await bundleWorkflowCode({
     workflowsPath,
-    workflowInterceptorModules: [TRACING_INTERCEPTORS],
+    workflowInterceptorModules: tracing ? [TRACING_INTERCEPTORS] : [],
     logger: { trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error, log() {} },
   });
   mkdirSync(dirname(out), { recursive: true });
@@ -29,9 +29,10 @@ export async function bundleWorkflowsTo(workflowsPath: string, out: string): Pro
  * several workers, or worker processes, share one bundle instead of each building its own.
  * @returns the bundle's path, for `workflowBundle: { codePath }`.
  */
-export function writeWorkflowBundle(workflowsPath: string, folder: string): Promise<string> {
+export function writeWorkflowBundle(workflowsPath: string, folder: string, tracing = true): Promise<string> {
   return bundleWorkflowsTo(
     join(packageRoot, workflowsPath),
-    join(cacheDir, folder, `workflow-bundle-${process.pid}.js`),
+    join(cacheDir, folder, `workflow-bundle-${tracing ? '' : 'untraced-'}${process.pid}.js`),
+    tracing,
   );
 }

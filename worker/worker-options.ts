@@ -18,7 +18,11 @@ import { a2aTemporalPlugin, SHOWCASE_WORKFLOWS_PATH } from './plugin.js';
  */
 export const STICKY_QUEUE_TIMEOUT = '1 second';
 
-export function a2aWorkerOptions(config: WorkerConfig, registry: AgentRegistry): WorkerOptions {
+/**
+ * The worker's options from its configuration. `telemetry: false` leaves the plugin's
+ * interceptors out altogether (the bench's baseline for what telemetry costs when it is off).
+ */
+export function a2aWorkerOptions(config: WorkerConfig, registry: AgentRegistry, telemetry?: false): WorkerOptions {
   return {
     taskQueue: config.taskQueue,
     plugins: [
@@ -27,6 +31,7 @@ export function a2aWorkerOptions(config: WorkerConfig, registry: AgentRegistry):
         requestTimeoutMs: config.requestTimeoutMs,
         webhook: config.webhook,
         limits: config.limits,
+        ...(telemetry === false ? { telemetry } : {}),
       }),
     ],
     // Our worker runs the release coordinator too; the plugin alone would register `delegate` only.

@@ -117,11 +117,11 @@ export class RestConnection {
     path: string,
     operation: string,
     init: { body?: unknown; query?: Query } = {},
-    o: CallOptions = {},
+    callOptions: CallOptions = {},
   ): Promise<unknown> {
     const res = await this.options.http.unary(
-      this.request(method, path, operation, init.body, init.query, o.signal),
-      o.timeoutMs ?? this.options.timeoutMs,
+      this.request(method, path, operation, init.body, init.query, callOptions.signal),
+      callOptions.timeoutMs ?? this.options.timeoutMs,
     );
     if (res.status < 200 || res.status >= 300)
       throw errorFromHttpResponse(res.status, res.headers, res.text, res.scope);
@@ -139,16 +139,23 @@ export class RestConnection {
     operation: string,
     body: unknown,
     decoder: (scope: ErrorScope) => StreamDecoder,
-    o: StreamOptions = {},
+    callOptions: StreamOptions = {},
     fallbackToGet = false,
   ): AsyncGenerator<StreamResponse, void, undefined> {
-    const connectTimeoutMs = o.connectTimeoutMs ?? this.options.timeoutMs;
+    const connectTimeoutMs = callOptions.connectTimeoutMs ?? this.options.timeoutMs;
     const streamOptions = {
       ...(connectTimeoutMs !== undefined ? { connectTimeoutMs } : {}),
-      ...(o.idleTimeoutMs !== undefined ? { idleTimeoutMs: o.idleTimeoutMs } : {}),
+      ...(callOptions.idleTimeoutMs !== undefined ? { idleTimeoutMs: callOptions.idleTimeoutMs } : {}),
     };
     const open = (method: 'GET' | 'POST') => {
-      const req = this.request(method, path, operation, method === 'POST' ? body : undefined, undefined, o.signal);
+      const req = this.request(
+        method,
+        path,
+        operation,
+        method === 'POST' ? body : undefined,
+        undefined,
+        callOptions.signal,
+      );
       req.headers.accept = 'text/event-stream';
       return this.options.http.stream(req, streamOptions);
     };
@@ -218,27 +225,30 @@ export class HttpJsonTransport implements Transport {
     error: (json) => restErrorEvent(json, scope),
   });
 
-  async sendMessage(req: SendMessageRequest, o?: CallOptions): Promise<SendMessageResponse> {
-    const body = await this.rest.call('POST', '/message:send', 'SendMessage', { body: req }, o);
+  async sendMessage(req: SendMessageRequest, options?: CallOptions): Promise<SendMessageResponse> {
+    const body = await this.rest.call('POST', '/message:send', 'SendMessage', { body: req }, options);
     return parseWire(SendMessageResponseSchema, body, this.rest.parseContext('SendMessage', 'SendMessageResponse'));
   }
 
-  sendStreamingMessage(req: SendMessageRequest, o?: StreamOptions): AsyncGenerator<StreamResponse, void, undefined> {
-    return this.rest.stream('/message:stream', 'SendStreamingMessage', req, this.decoder, o);
+  sendStreamingMessage(
+    req: SendMessageRequest,
+    options?: StreamOptions,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
+    return this.rest.stream('/message:stream', 'SendStreamingMessage', req, this.decoder, options);
   }
 
-  async getTask(req: GetTaskParams, o?: CallOptions): Promise<Task> {
+  async getTask(req: GetTaskParams, options?: CallOptions): Promise<Task> {
     const body = await this.rest.call(
       'GET',
       `/tasks/${pathSegment(req.id)}`,
       'GetTask',
       { query: { historyLength: req.historyLength } },
-      o,
+      options,
     );
     return parseWire(TaskSchema, body, this.rest.parseContext('GetTask', 'Task'));
   }
 
-  async listTasks(req: ListTasksRequest, o?: CallOptions): Promise<ListTasksResponse> {
+  async listTasks(req: ListTasksRequest, options?: CallOptions): Promise<ListTasksResponse> {
     const query = {
       contextId: req.contextId,
       status: req.status,
@@ -248,11 +258,11 @@ export class HttpJsonTransport implements Transport {
       statusTimestampAfter: req.statusTimestampAfter,
       includeArtifacts: req.includeArtifacts,
     };
-    const body = await this.rest.call('GET', '/tasks', 'ListTasks', { query }, o);
+    const body = await this.rest.call('GET', '/tasks', 'ListTasks', { query }, options);
     return parseWire(ListTasksResponseSchema, body ?? {}, this.rest.parseContext('ListTasks', 'ListTasksResponse'));
   }
 
-  async cancelTask(req: CancelTaskParams, o?: CallOptions): Promise<Task> {
+  async cancelTask(req: CancelTaskParams, options?: CallOptions): Promise<Task> {
     // `{}`, never an empty body or `null`: some servers reject those (a2a-go #380).
     const payload = req.metadata ? { metadata: req.metadata } : {};
     const body = await this.rest.call(
@@ -260,16 +270,26 @@ export class HttpJsonTransport implements Transport {
       `/tasks/${pathSegment(req.id)}:cancel`,
       'CancelTask',
       { body: payload },
-      o,
+      options,
     );
     return parseWire(TaskSchema, body, this.rest.parseContext('CancelTask', 'Task'));
   }
 
-  subscribeToTask(req: SubscribeToTaskParams, o?: StreamOptions): AsyncGenerator<StreamResponse, void, undefined> {
-    return this.rest.stream(`/tasks/${pathSegment(req.id)}:subscribe`, 'SubscribeToTask', {}, this.decoder, o, true);
+  subscribeToTask(
+    req: SubscribeToTaskParams,
+    options?: StreamOptions,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
+    return this.rest.stream(
+      `/tasks/${pathSegment(req.id)}:subscribe`,
+      'SubscribeToTask',
+      {},
+      this.decoder,
+      options,
+      true,
+    );
   }
 
-  async createPushConfig(cfg: TaskPushNotificationConfig, o?: CallOptions): Promise<TaskPushNotificationConfig> {
+  async createPushConfig(cfg: TaskPushNotificationConfig, options?: CallOptions): Promise<TaskPushNotificationConfig> {
     const op = 'CreateTaskPushNotificationConfig';
     const { tenant: _tenant, ...config } = cfg;
     const body = await this.rest.call(
@@ -277,24 +297,24 @@ export class HttpJsonTransport implements Transport {
       `/tasks/${pathSegment(cfg.taskId ?? '')}/pushNotificationConfigs`,
       op,
       { body: config },
-      o,
+      options,
     );
     return parseWire(TaskPushNotificationConfigSchema, body, this.rest.parseContext(op, 'TaskPushNotificationConfig'));
   }
 
-  async getPushConfig(req: PushConfigRef, o?: CallOptions): Promise<TaskPushNotificationConfig> {
+  async getPushConfig(req: PushConfigRef, options?: CallOptions): Promise<TaskPushNotificationConfig> {
     const op = 'GetTaskPushNotificationConfig';
     const body = await this.rest.call(
       'GET',
       `/tasks/${pathSegment(req.taskId)}/pushNotificationConfigs/${pathSegment(req.id)}`,
       op,
       {},
-      o,
+      options,
     );
     return parseWire(TaskPushNotificationConfigSchema, body, this.rest.parseContext(op, 'TaskPushNotificationConfig'));
   }
 
-  async listPushConfigs(req: ListPushConfigsParams, o?: CallOptions): Promise<ListPushConfigsResult> {
+  async listPushConfigs(req: ListPushConfigsParams, options?: CallOptions): Promise<ListPushConfigsResult> {
     const op = 'ListTaskPushNotificationConfigs';
     const query = { pageSize: req.pageSize, pageToken: req.pageToken };
     const body = await this.rest.call(
@@ -302,7 +322,7 @@ export class HttpJsonTransport implements Transport {
       `/tasks/${pathSegment(req.taskId)}/pushNotificationConfigs`,
       op,
       { query },
-      o,
+      options,
     );
     const parsed = parseWire(
       ListTaskPushNotificationConfigsResponseSchema,
@@ -314,7 +334,7 @@ export class HttpJsonTransport implements Transport {
       : { configs: parsed.configs };
   }
 
-  async deletePushConfig(req: PushConfigRef, o?: CallOptions): Promise<void> {
+  async deletePushConfig(req: PushConfigRef, options?: CallOptions): Promise<void> {
     const op = 'DeleteTaskPushNotificationConfig';
     // 200 `{}` or 204: either is fine.
     await this.rest.call(
@@ -322,12 +342,12 @@ export class HttpJsonTransport implements Transport {
       `/tasks/${pathSegment(req.taskId)}/pushNotificationConfigs/${pathSegment(req.id)}`,
       op,
       {},
-      o,
+      options,
     );
   }
 
-  async getExtendedAgentCard(o?: CallOptions): Promise<AgentCard> {
-    const body = await this.rest.call('GET', '/extendedAgentCard', 'GetExtendedAgentCard', {}, o);
+  async getExtendedAgentCard(options?: CallOptions): Promise<AgentCard> {
+    const body = await this.rest.call('GET', '/extendedAgentCard', 'GetExtendedAgentCard', {}, options);
     return parseAgentCard(body, this.rest.parseContext('GetExtendedAgentCard', 'agent card'));
   }
 }

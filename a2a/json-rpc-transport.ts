@@ -73,7 +73,7 @@ export class JsonRpcConnection {
   }
 
   /** Calls `method` and returns its `result`, or throws the A2AError its `error` names. */
-  async call(method: string, params: unknown, operation: string, o: CallOptions = {}): Promise<unknown> {
+  async call(method: string, params: unknown, operation: string, callOptions: CallOptions = {}): Promise<unknown> {
     const context = { operation, agentUrl: this.agentUrl };
     const res = await this.options.http.unary(
       {
@@ -82,9 +82,9 @@ export class JsonRpcConnection {
         headers: { ...this.headers, 'content-type': 'application/json', accept: 'application/json' },
         body: this.envelope(method, params),
         context,
-        signal: o.signal,
+        signal: callOptions.signal,
       },
-      o.timeoutMs ?? this.options.timeoutMs,
+      callOptions.timeoutMs ?? this.options.timeoutMs,
     );
     if (res.status < 200 || res.status >= 300)
       throw errorFromHttpResponse(res.status, res.headers, res.text, res.scope);
@@ -117,10 +117,10 @@ export class JsonRpcConnection {
     params: unknown,
     operation: string,
     decodeResult: (result: unknown, ctx: ParseContext) => DecodedEvent,
-    o: StreamOptions = {},
+    callOptions: StreamOptions = {},
   ): AsyncGenerator<StreamResponse, void, undefined> {
     const context = { operation, agentUrl: this.agentUrl };
-    const connectTimeoutMs = o.connectTimeoutMs ?? this.options.timeoutMs;
+    const connectTimeoutMs = callOptions.connectTimeoutMs ?? this.options.timeoutMs;
     const stream = await this.options.http.stream(
       {
         method: 'POST',
@@ -128,11 +128,11 @@ export class JsonRpcConnection {
         headers: { ...this.headers, 'content-type': 'application/json', accept: 'text/event-stream' },
         body: this.envelope(method, params),
         context,
-        signal: o.signal,
+        signal: callOptions.signal,
       },
       {
         ...(connectTimeoutMs !== undefined ? { connectTimeoutMs } : {}),
-        ...(o.idleTimeoutMs !== undefined ? { idleTimeoutMs: o.idleTimeoutMs } : {}),
+        ...(callOptions.idleTimeoutMs !== undefined ? { idleTimeoutMs: callOptions.idleTimeoutMs } : {}),
       },
     );
     const ctx = this.parseContext(operation, 'stream event');
@@ -172,55 +172,67 @@ export class JsonRpcTransport implements Transport {
     return { response, final: 'message' in response };
   };
 
-  async sendMessage(req: SendMessageRequest, o?: CallOptions): Promise<SendMessageResponse> {
-    const result = await this.rpc.call('SendMessage', { ...this.tenant, ...req }, 'SendMessage', o);
+  async sendMessage(req: SendMessageRequest, options?: CallOptions): Promise<SendMessageResponse> {
+    const result = await this.rpc.call('SendMessage', { ...this.tenant, ...req }, 'SendMessage', options);
     return parseWire(SendMessageResponseSchema, result, this.rpc.parseContext('SendMessage', 'SendMessageResponse'));
   }
 
-  sendStreamingMessage(req: SendMessageRequest, o?: StreamOptions): AsyncGenerator<StreamResponse, void, undefined> {
+  sendStreamingMessage(
+    req: SendMessageRequest,
+    options?: StreamOptions,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
     return this.rpc.stream(
       'SendStreamingMessage',
       { ...this.tenant, ...req },
       'SendStreamingMessage',
       this.decodeEvent,
-      o,
+      options,
     );
   }
 
-  async getTask(req: GetTaskParams, o?: CallOptions): Promise<Task> {
-    const result = await this.rpc.call('GetTask', { ...this.tenant, ...req }, 'GetTask', o);
+  async getTask(req: GetTaskParams, options?: CallOptions): Promise<Task> {
+    const result = await this.rpc.call('GetTask', { ...this.tenant, ...req }, 'GetTask', options);
     return parseWire(TaskSchema, result, this.rpc.parseContext('GetTask', 'Task'));
   }
 
-  async listTasks(req: ListTasksRequest, o?: CallOptions): Promise<ListTasksResponse> {
-    const result = await this.rpc.call('ListTasks', { ...this.tenant, ...req }, 'ListTasks', o);
+  async listTasks(req: ListTasksRequest, options?: CallOptions): Promise<ListTasksResponse> {
+    const result = await this.rpc.call('ListTasks', { ...this.tenant, ...req }, 'ListTasks', options);
     return parseWire(ListTasksResponseSchema, result, this.rpc.parseContext('ListTasks', 'ListTasksResponse'));
   }
 
-  async cancelTask(req: CancelTaskParams, o?: CallOptions): Promise<Task> {
-    const result = await this.rpc.call('CancelTask', { ...this.tenant, ...req }, 'CancelTask', o);
+  async cancelTask(req: CancelTaskParams, options?: CallOptions): Promise<Task> {
+    const result = await this.rpc.call('CancelTask', { ...this.tenant, ...req }, 'CancelTask', options);
     return parseWire(TaskSchema, result, this.rpc.parseContext('CancelTask', 'Task'));
   }
 
-  subscribeToTask(req: SubscribeToTaskParams, o?: StreamOptions): AsyncGenerator<StreamResponse, void, undefined> {
-    return this.rpc.stream('SubscribeToTask', { ...this.tenant, id: req.id }, 'SubscribeToTask', this.decodeEvent, o);
+  subscribeToTask(
+    req: SubscribeToTaskParams,
+    options?: StreamOptions,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
+    return this.rpc.stream(
+      'SubscribeToTask',
+      { ...this.tenant, id: req.id },
+      'SubscribeToTask',
+      this.decodeEvent,
+      options,
+    );
   }
 
-  async createPushConfig(cfg: TaskPushNotificationConfig, o?: CallOptions): Promise<TaskPushNotificationConfig> {
+  async createPushConfig(cfg: TaskPushNotificationConfig, options?: CallOptions): Promise<TaskPushNotificationConfig> {
     const op = 'CreateTaskPushNotificationConfig';
-    const result = await this.rpc.call(op, { ...cfg, ...this.tenant }, op, o);
+    const result = await this.rpc.call(op, { ...cfg, ...this.tenant }, op, options);
     return parseWire(TaskPushNotificationConfigSchema, result, this.rpc.parseContext(op, 'TaskPushNotificationConfig'));
   }
 
-  async getPushConfig(req: PushConfigRef, o?: CallOptions): Promise<TaskPushNotificationConfig> {
+  async getPushConfig(req: PushConfigRef, options?: CallOptions): Promise<TaskPushNotificationConfig> {
     const op = 'GetTaskPushNotificationConfig';
-    const result = await this.rpc.call(op, { ...this.tenant, taskId: req.taskId, id: req.id }, op, o);
+    const result = await this.rpc.call(op, { ...this.tenant, taskId: req.taskId, id: req.id }, op, options);
     return parseWire(TaskPushNotificationConfigSchema, result, this.rpc.parseContext(op, 'TaskPushNotificationConfig'));
   }
 
-  async listPushConfigs(req: ListPushConfigsParams, o?: CallOptions): Promise<ListPushConfigsResult> {
+  async listPushConfigs(req: ListPushConfigsParams, options?: CallOptions): Promise<ListPushConfigsResult> {
     const op = 'ListTaskPushNotificationConfigs';
-    const result = await this.rpc.call(op, { ...this.tenant, ...req }, op, o);
+    const result = await this.rpc.call(op, { ...this.tenant, ...req }, op, options);
     const parsed = parseWire(
       ListTaskPushNotificationConfigsResponseSchema,
       result ?? {},
@@ -231,14 +243,14 @@ export class JsonRpcTransport implements Transport {
       : { configs: parsed.configs };
   }
 
-  async deletePushConfig(req: PushConfigRef, o?: CallOptions): Promise<void> {
+  async deletePushConfig(req: PushConfigRef, options?: CallOptions): Promise<void> {
     const op = 'DeleteTaskPushNotificationConfig';
     // The result is `null` or `{}` (Empty); either is fine.
-    await this.rpc.call(op, { ...this.tenant, taskId: req.taskId, id: req.id }, op, o);
+    await this.rpc.call(op, { ...this.tenant, taskId: req.taskId, id: req.id }, op, options);
   }
 
-  async getExtendedAgentCard(o?: CallOptions): Promise<AgentCard> {
-    const result = await this.rpc.call('GetExtendedAgentCard', { ...this.tenant }, 'GetExtendedAgentCard', o);
+  async getExtendedAgentCard(options?: CallOptions): Promise<AgentCard> {
+    const result = await this.rpc.call('GetExtendedAgentCard', { ...this.tenant }, 'GetExtendedAgentCard', options);
     return parseAgentCard(result, this.rpc.parseContext('GetExtendedAgentCard', 'agent card'));
   }
 }

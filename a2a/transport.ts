@@ -58,25 +58,28 @@ export interface ListPushConfigsResult {
 
 export interface Transport {
   /** SendMessage. With `configuration.returnImmediately` it returns as soon as the task exists. */
-  sendMessage(req: SendMessageRequest, o?: CallOptions): Promise<SendMessageResponse>;
+  sendMessage(req: SendMessageRequest, options?: CallOptions): Promise<SendMessageResponse>;
   /** SendStreamingMessage: the task (or a message), then its updates, until the server closes the stream. */
-  sendStreamingMessage(req: SendMessageRequest, o?: StreamOptions): AsyncGenerator<StreamResponse, void, undefined>;
-  getTask(req: GetTaskParams, o?: CallOptions): Promise<Task>;
+  sendStreamingMessage(
+    req: SendMessageRequest,
+    options?: StreamOptions,
+  ): AsyncGenerator<StreamResponse, void, undefined>;
+  getTask(req: GetTaskParams, options?: CallOptions): Promise<Task>;
   /** ListTasks (1.0 only: a 0.3 interface rejects with UnsupportedOperationError). */
-  listTasks(req: ListTasksRequest, o?: CallOptions): Promise<ListTasksResponse>;
-  cancelTask(req: CancelTaskParams, o?: CallOptions): Promise<Task>;
+  listTasks(req: ListTasksRequest, options?: CallOptions): Promise<ListTasksResponse>;
+  cancelTask(req: CancelTaskParams, options?: CallOptions): Promise<Task>;
   /**
    * SubscribeToTask: the current task, then live updates. Over REST it POSTs and falls back to
    * GET on 404/405. A task waiting for input keeps the stream open and silent: use `idleTimeoutMs`.
    */
-  subscribeToTask(req: SubscribeToTaskParams, o?: StreamOptions): AsyncGenerator<StreamResponse, void, undefined>;
-  createPushConfig(cfg: TaskPushNotificationConfig, o?: CallOptions): Promise<TaskPushNotificationConfig>;
-  getPushConfig(req: PushConfigRef, o?: CallOptions): Promise<TaskPushNotificationConfig>;
-  listPushConfigs(req: ListPushConfigsParams, o?: CallOptions): Promise<ListPushConfigsResult>;
-  deletePushConfig(req: PushConfigRef, o?: CallOptions): Promise<void>;
+  subscribeToTask(req: SubscribeToTaskParams, options?: StreamOptions): AsyncGenerator<StreamResponse, void, undefined>;
+  createPushConfig(cfg: TaskPushNotificationConfig, options?: CallOptions): Promise<TaskPushNotificationConfig>;
+  getPushConfig(req: PushConfigRef, options?: CallOptions): Promise<TaskPushNotificationConfig>;
+  listPushConfigs(req: ListPushConfigsParams, options?: CallOptions): Promise<ListPushConfigsResult>;
+  deletePushConfig(req: PushConfigRef, options?: CallOptions): Promise<void>;
   /**
    * GetExtendedAgentCard (0.3: the authenticated extended card): the card the agent shows an
    * authenticated client, for cards with `capabilities.extendedAgentCard`. Read within `maxBodyBytes`.
    */
-  getExtendedAgentCard(o?: CallOptions): Promise<AgentCard>;
+  getExtendedAgentCard(options?: CallOptions): Promise<AgentCard>;
 }

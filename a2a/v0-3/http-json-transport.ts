@@ -53,22 +53,25 @@ export class LegacyHttpJsonTransport implements Transport {
     error: (json) => restErrorEvent(json, scope),
   });
 
-  async sendMessage(req: SendMessageRequest, o?: CallOptions): Promise<SendMessageResponse> {
-    const body = await this.rest.call('POST', '/message:send', 'SendMessage', { body: protoSendRequest(req) }, o);
+  async sendMessage(req: SendMessageRequest, options?: CallOptions): Promise<SendMessageResponse> {
+    const body = await this.rest.call('POST', '/message:send', 'SendMessage', { body: protoSendRequest(req) }, options);
     return legacySendResultToV1(body, this.rest.parseContext('SendMessage', 'SendMessageResponse'));
   }
 
-  sendStreamingMessage(req: SendMessageRequest, o?: StreamOptions): AsyncGenerator<StreamResponse, void, undefined> {
-    return this.rest.stream('/message:stream', 'SendStreamingMessage', protoSendRequest(req), this.decoder, o);
+  sendStreamingMessage(
+    req: SendMessageRequest,
+    options?: StreamOptions,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
+    return this.rest.stream('/message:stream', 'SendStreamingMessage', protoSendRequest(req), this.decoder, options);
   }
 
-  async getTask(req: GetTaskParams, o?: CallOptions): Promise<Task> {
+  async getTask(req: GetTaskParams, options?: CallOptions): Promise<Task> {
     const body = await this.rest.call(
       'GET',
       `/tasks/${pathSegment(req.id)}`,
       'GetTask',
       { query: { historyLength: req.historyLength } },
-      o,
+      options,
     );
     return legacyTaskToV1(body, this.rest.parseContext('GetTask', 'Task'));
   }
@@ -77,23 +80,33 @@ export class LegacyHttpJsonTransport implements Transport {
     return Promise.reject(unsupportedListTasks(this.rest.agentUrl));
   }
 
-  async cancelTask(req: CancelTaskParams, o?: CallOptions): Promise<Task> {
+  async cancelTask(req: CancelTaskParams, options?: CallOptions): Promise<Task> {
     const payload = req.metadata ? { metadata: req.metadata } : {};
     const body = await this.rest.call(
       'POST',
       `/tasks/${pathSegment(req.id)}:cancel`,
       'CancelTask',
       { body: payload },
-      o,
+      options,
     );
     return legacyTaskToV1(body, this.rest.parseContext('CancelTask', 'Task'));
   }
 
-  subscribeToTask(req: SubscribeToTaskParams, o?: StreamOptions): AsyncGenerator<StreamResponse, void, undefined> {
-    return this.rest.stream(`/tasks/${pathSegment(req.id)}:subscribe`, 'SubscribeToTask', {}, this.decoder, o, true);
+  subscribeToTask(
+    req: SubscribeToTaskParams,
+    options?: StreamOptions,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
+    return this.rest.stream(
+      `/tasks/${pathSegment(req.id)}:subscribe`,
+      'SubscribeToTask',
+      {},
+      this.decoder,
+      options,
+      true,
+    );
   }
 
-  async createPushConfig(cfg: TaskPushNotificationConfig, o?: CallOptions): Promise<TaskPushNotificationConfig> {
+  async createPushConfig(cfg: TaskPushNotificationConfig, options?: CallOptions): Promise<TaskPushNotificationConfig> {
     const op = 'CreateTaskPushNotificationConfig';
     const taskId = cfg.taskId ?? '';
     const body = await this.rest.call(
@@ -101,42 +114,48 @@ export class LegacyHttpJsonTransport implements Transport {
       `/tasks/${pathSegment(taskId)}/pushNotificationConfigs`,
       op,
       { body: protoTaskPushConfig({ ...cfg, taskId }) },
-      o,
+      options,
     );
     return legacyPushConfigToV1(body, this.rest.parseContext(op, 'TaskPushNotificationConfig'));
   }
 
-  async getPushConfig(req: PushConfigRef, o?: CallOptions): Promise<TaskPushNotificationConfig> {
+  async getPushConfig(req: PushConfigRef, options?: CallOptions): Promise<TaskPushNotificationConfig> {
     const op = 'GetTaskPushNotificationConfig';
     const body = await this.rest.call(
       'GET',
       `/tasks/${pathSegment(req.taskId)}/pushNotificationConfigs/${pathSegment(req.id)}`,
       op,
       {},
-      o,
+      options,
     );
     return legacyPushConfigToV1(body, this.rest.parseContext(op, 'TaskPushNotificationConfig'));
   }
 
-  async listPushConfigs(req: ListPushConfigsParams, o?: CallOptions): Promise<ListPushConfigsResult> {
+  async listPushConfigs(req: ListPushConfigsParams, options?: CallOptions): Promise<ListPushConfigsResult> {
     const op = 'ListTaskPushNotificationConfigs';
-    const body = await this.rest.call('GET', `/tasks/${pathSegment(req.taskId)}/pushNotificationConfigs`, op, {}, o);
+    const body = await this.rest.call(
+      'GET',
+      `/tasks/${pathSegment(req.taskId)}/pushNotificationConfigs`,
+      op,
+      {},
+      options,
+    );
     return legacyPushConfigListToV1(body ?? { configs: [] }, this.rest.parseContext(op, 'push notification configs'));
   }
 
-  async deletePushConfig(req: PushConfigRef, o?: CallOptions): Promise<void> {
+  async deletePushConfig(req: PushConfigRef, options?: CallOptions): Promise<void> {
     const op = 'DeleteTaskPushNotificationConfig';
     await this.rest.call(
       'DELETE',
       `/tasks/${pathSegment(req.taskId)}/pushNotificationConfigs/${pathSegment(req.id)}`,
       op,
       {},
-      o,
+      options,
     );
   }
 
-  async getExtendedAgentCard(o?: CallOptions): Promise<AgentCard> {
-    const body = await this.rest.call('GET', '/card', 'GetExtendedAgentCard', {}, o);
+  async getExtendedAgentCard(options?: CallOptions): Promise<AgentCard> {
+    const body = await this.rest.call('GET', '/card', 'GetExtendedAgentCard', {}, options);
     return parseAgentCard(body, this.rest.parseContext('GetExtendedAgentCard', 'agent card'));
   }
 }

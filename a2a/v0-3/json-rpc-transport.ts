@@ -43,18 +43,21 @@ export class LegacyJsonRpcTransport implements Transport {
 
   private decodeEvent = (result: unknown, ctx: ParseContext) => legacyEventToV1(result, ctx);
 
-  async sendMessage(req: SendMessageRequest, o?: CallOptions): Promise<SendMessageResponse> {
-    const result = await this.rpc.call('message/send', kindSendParams(req), 'SendMessage', o);
+  async sendMessage(req: SendMessageRequest, options?: CallOptions): Promise<SendMessageResponse> {
+    const result = await this.rpc.call('message/send', kindSendParams(req), 'SendMessage', options);
     return legacySendResultToV1(result, this.rpc.parseContext('SendMessage', 'Task or Message'));
   }
 
-  sendStreamingMessage(req: SendMessageRequest, o?: StreamOptions): AsyncGenerator<StreamResponse, void, undefined> {
-    return this.rpc.stream('message/stream', kindSendParams(req), 'SendStreamingMessage', this.decodeEvent, o);
+  sendStreamingMessage(
+    req: SendMessageRequest,
+    options?: StreamOptions,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
+    return this.rpc.stream('message/stream', kindSendParams(req), 'SendStreamingMessage', this.decodeEvent, options);
   }
 
-  async getTask(req: GetTaskParams, o?: CallOptions): Promise<Task> {
+  async getTask(req: GetTaskParams, options?: CallOptions): Promise<Task> {
     const params = { id: req.id, ...(req.historyLength !== undefined ? { historyLength: req.historyLength } : {}) };
-    const result = await this.rpc.call('tasks/get', params, 'GetTask', o);
+    const result = await this.rpc.call('tasks/get', params, 'GetTask', options);
     return legacyTaskToV1(result, this.rpc.parseContext('GetTask', 'Task'));
   }
 
@@ -62,56 +65,59 @@ export class LegacyJsonRpcTransport implements Transport {
     return Promise.reject(unsupportedListTasks(this.rpc.agentUrl));
   }
 
-  async cancelTask(req: CancelTaskParams, o?: CallOptions): Promise<Task> {
+  async cancelTask(req: CancelTaskParams, options?: CallOptions): Promise<Task> {
     const params = { id: req.id, ...(req.metadata ? { metadata: req.metadata } : {}) };
-    const result = await this.rpc.call('tasks/cancel', params, 'CancelTask', o);
+    const result = await this.rpc.call('tasks/cancel', params, 'CancelTask', options);
     return legacyTaskToV1(result, this.rpc.parseContext('CancelTask', 'Task'));
   }
 
-  subscribeToTask(req: SubscribeToTaskParams, o?: StreamOptions): AsyncGenerator<StreamResponse, void, undefined> {
-    return this.rpc.stream('tasks/resubscribe', { id: req.id }, 'SubscribeToTask', this.decodeEvent, o);
+  subscribeToTask(
+    req: SubscribeToTaskParams,
+    options?: StreamOptions,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
+    return this.rpc.stream('tasks/resubscribe', { id: req.id }, 'SubscribeToTask', this.decodeEvent, options);
   }
 
-  async createPushConfig(cfg: TaskPushNotificationConfig, o?: CallOptions): Promise<TaskPushNotificationConfig> {
+  async createPushConfig(cfg: TaskPushNotificationConfig, options?: CallOptions): Promise<TaskPushNotificationConfig> {
     const op = 'CreateTaskPushNotificationConfig';
     const result = await this.rpc.call(
       'tasks/pushNotificationConfig/set',
       kindTaskPushConfig({ ...cfg, taskId: cfg.taskId ?? '' }),
       op,
-      o,
+      options,
     );
     return legacyPushConfigToV1(result, this.rpc.parseContext(op, 'TaskPushNotificationConfig'));
   }
 
-  async getPushConfig(req: PushConfigRef, o?: CallOptions): Promise<TaskPushNotificationConfig> {
+  async getPushConfig(req: PushConfigRef, options?: CallOptions): Promise<TaskPushNotificationConfig> {
     const op = 'GetTaskPushNotificationConfig';
     const result = await this.rpc.call(
       'tasks/pushNotificationConfig/get',
       { id: req.taskId, pushNotificationConfigId: req.id },
       op,
-      o,
+      options,
     );
     return legacyPushConfigToV1(result, this.rpc.parseContext(op, 'TaskPushNotificationConfig'));
   }
 
-  async listPushConfigs(req: ListPushConfigsParams, o?: CallOptions): Promise<ListPushConfigsResult> {
+  async listPushConfigs(req: ListPushConfigsParams, options?: CallOptions): Promise<ListPushConfigsResult> {
     const op = 'ListTaskPushNotificationConfigs';
-    const result = await this.rpc.call('tasks/pushNotificationConfig/list', { id: req.taskId }, op, o);
+    const result = await this.rpc.call('tasks/pushNotificationConfig/list', { id: req.taskId }, op, options);
     return legacyPushConfigListToV1(result, this.rpc.parseContext(op, 'push notification configs'));
   }
 
-  async deletePushConfig(req: PushConfigRef, o?: CallOptions): Promise<void> {
+  async deletePushConfig(req: PushConfigRef, options?: CallOptions): Promise<void> {
     const op = 'DeleteTaskPushNotificationConfig';
     await this.rpc.call(
       'tasks/pushNotificationConfig/delete',
       { id: req.taskId, pushNotificationConfigId: req.id },
       op,
-      o,
+      options,
     );
   }
 
-  async getExtendedAgentCard(o?: CallOptions): Promise<AgentCard> {
-    const result = await this.rpc.call('agent/getAuthenticatedExtendedCard', {}, 'GetExtendedAgentCard', o);
+  async getExtendedAgentCard(options?: CallOptions): Promise<AgentCard> {
+    const result = await this.rpc.call('agent/getAuthenticatedExtendedCard', {}, 'GetExtendedAgentCard', options);
     return parseAgentCard(result, this.rpc.parseContext('GetExtendedAgentCard', 'agent card'));
   }
 }

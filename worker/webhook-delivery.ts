@@ -91,7 +91,7 @@ function describe(event: StreamResponse): Omit<DeliveryNotice, 'version'> {
   return { kind: 'message', taskId: event.message.taskId };
 }
 
-/** States after which following the task goes on unchanged (see `decide` in activities/task-outcome.ts). */
+/** States after which following the task goes on unchanged (see `phaseOf` in activities/task-outcome.ts). */
 const PROGRESS_STATES: ReadonlySet<TaskState> = new Set<TaskState>(['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING']);
 
 /**

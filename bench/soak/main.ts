@@ -12,7 +12,7 @@ import { artifactText, createA2AClient, fetchAgentCard, type Artifact } from '..
 import type { CliContext } from '../../client/context.js';
 import { durationMs } from '../../contract/durations.js';
 import type { DelegateResult } from '../../contract/index.js';
-import { TRACKING_DEFAULTS } from '../../workflows/tracking-settings.js';
+import { TRACKING_DEFAULTS } from '../../workflows/delegate/tracking-settings.js';
 import { answerQuestions, SOAK_SPECS, startSoakDelegation, type SoakDelegation } from './delegations.js';
 import { historySummary } from './history.js';
 import { isFollowing, resumption, watchStatus } from './observe.js';

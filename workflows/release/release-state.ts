@@ -3,8 +3,8 @@
  * questions wait, where an answer goes, whether a decision may be taken. The workflow holds one
  * instance; its handlers call into it; unit tests drive it directly.
  */
-import type { TaskState } from '../a2a/index.js';
-import type { AnswerInput, DelegationNotice } from '../contract/delegation-types.js';
+import type { TaskState } from '../../a2a/index.js';
+import type { AnswerInput, DelegationNotice } from '../../contract/delegation-types.js';
 import type {
   Decision,
   DecisionInput,
@@ -14,7 +14,7 @@ import type {
   ReleasePhase,
   ReleaseQuestion,
   ReleaseStatus,
-} from '../contract/release-types.js';
+} from '../../contract/release-types.js';
 
 export class ReleaseState {
   readonly status: ReleaseStatus;

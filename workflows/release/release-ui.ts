@@ -1,8 +1,8 @@
 /** What a release shows outside itself: search attributes for the UI's list, and current details. */
 import { setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
-import type { ReleaseStatus } from '../contract/release-types.js';
-import { RELEASE_PHASE, RELEASE_SERVICE } from '../contract/search-attributes.js';
-import { markdownCode, markdownInline as md, markdownLines } from './markdown-text.js';
+import type { ReleaseStatus } from '../../contract/release-types.js';
+import { RELEASE_PHASE, RELEASE_SERVICE } from '../../contract/search-attributes.js';
+import { markdownCode, markdownInline as md, markdownLines } from '../markdown-text.js';
 
 export class ReleasePublisher {
   private shown: { service?: string; phase?: string } = {};

@@ -1,6 +1,6 @@
 /** Poll mode: SendMessage with `returnImmediately`, then GetTask rounds with capped backoff. */
 import { CancellationScope } from '@temporalio/workflow';
-import type { Message } from '../../a2a/index.js';
+import type { Message } from '../../../a2a/index.js';
 import { sendAndAdopt } from './send.js';
 import { roundSettings, type ModeContext, type SendOutcome, type TrackingMode } from './tracking-mode.js';
 

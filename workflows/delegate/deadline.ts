@@ -5,8 +5,8 @@
  */
 import { ApplicationFailure, CancellationScope } from '@temporalio/workflow';
 import type { DelegationState } from './delegation-state.js';
-import type { DelegateInput } from '../contract/delegation-types.js';
-import { FailureType } from '../contract/failure-types.js';
+import type { DelegateInput } from '../../contract/delegation-types.js';
+import { FailureType } from '../../contract/failure-types.js';
 import type { TrackingSettings } from './tracking-settings.js';
 
 export class Deadline {

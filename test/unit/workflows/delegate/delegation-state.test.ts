@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DelegationState } from '../../../workflows/delegation-state.js';
-import type { PendingQuestion } from '../../../contract/delegation-types.js';
+import { DelegationState } from '../../../../workflows/delegate/delegation-state.js';
+import type { PendingQuestion } from '../../../../contract/delegation-types.js';
 
 const question: PendingQuestion = {
   taskId: 'T1',

@@ -10,12 +10,12 @@ import {
   uuid4,
 } from '@temporalio/workflow';
 import { TimeoutType } from '@temporalio/common';
-import type { Message, Part } from '../a2a/index.js';
-import type { TrackOutcome, TrackProgress } from '../activities/index.js';
+import type { Message, Part } from '../../a2a/index.js';
+import type { TrackOutcome, TrackProgress } from '../../activities/index.js';
 import type { Deadline } from './deadline.js';
 import type { DelegationState } from './delegation-state.js';
-import type { AnswerInput, DelegateInput, DelegateResult } from '../contract/delegation-types.js';
-import { FailureType } from '../contract/failure-types.js';
+import type { AnswerInput, DelegateInput, DelegateResult } from '../../contract/delegation-types.js';
+import { FailureType } from '../../contract/failure-types.js';
 import type { ModeContext, SendOutcome, TrackingMode } from './modes/index.js';
 import { TRACKING_DEFAULTS } from './tracking-settings.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ReleaseState } from '../../../workflows/release-state.js';
-import type { DelegationNotice } from '../../../contract/delegation-types.js';
+import { ReleaseState } from '../../../../workflows/release/release-state.js';
+import type { DelegationNotice } from '../../../../contract/delegation-types.js';
 
 function state() {
   const s = new ReleaseState({ service: 'payment-service', fromVersion: '1.4.0', toVersion: '2.0.0' }, 'rel-1');

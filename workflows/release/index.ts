@@ -5,7 +5,7 @@
  * `export { release } from 'a2a-temporal/release';`.
  */
 export { release, SORT_REQUEST } from './release.js';
-export { approveUpdate, rejectUpdate, releaseAnswerUpdate, releaseStatusQuery } from '../contract/messages.js';
+export { approveUpdate, rejectUpdate, releaseAnswerUpdate, releaseStatusQuery } from '../../contract/messages.js';
 export type {
   CheckOutcome,
   CheckSpec,
@@ -21,5 +21,5 @@ export type {
   ReleaseReport,
   ReleaseResult,
   ReleaseStatus,
-} from '../contract/release-types.js';
-export { RELEASE_PHASE, RELEASE_SERVICE } from '../contract/search-attributes.js';
+} from '../../contract/release-types.js';
+export { RELEASE_PHASE, RELEASE_SERVICE } from '../../contract/search-attributes.js';

@@ -1,6 +1,6 @@
 /** The SendMessage step shared by poll and push mode. */
-import type { Message } from '../../a2a/index.js';
-import type { TrackOutcome } from '../../activities/index.js';
+import type { Message } from '../../../a2a/index.js';
+import type { TrackOutcome } from '../../../activities/index.js';
 import type { ModeContext, SendOutcome } from './tracking-mode.js';
 
 /**

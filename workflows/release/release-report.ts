@@ -2,10 +2,10 @@
  * The release report, built from what the delegations returned: per dependency its risk and
  * suggestion (from the agent's sorted follow-up), per check its outcome. Pure: no Temporal.
  */
-import type { Artifact, Part } from '../a2a/index.js';
-import type { DelegateResult } from '../contract/delegation-types.js';
-import type { CheckOutcome, Finding, ReleaseInput, ReleaseReport } from '../contract/release-types.js';
-import { markdownInline as md } from './markdown-text.js';
+import type { Artifact, Part } from '../../a2a/index.js';
+import type { DelegateResult } from '../../contract/delegation-types.js';
+import type { CheckOutcome, Finding, ReleaseInput, ReleaseReport } from '../../contract/release-types.js';
+import { markdownInline as md } from '../markdown-text.js';
 
 /** How one delegation of the release ended: its result, or the failure's type and message. */
 export interface DelegationOutcome {

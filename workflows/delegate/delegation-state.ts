@@ -4,8 +4,8 @@
  * directly. Every change of phase (and every accepted answer) is announced to `onChange`, which
  * publishes it (search attributes, UI details, the parent's notice).
  */
-import type { Part, Task, TaskState } from '../a2a/index.js';
-import type { TrackOutcome, TrackProgress } from '../activities/index.js';
+import type { Part, Task, TaskState } from '../../a2a/index.js';
+import type { TrackOutcome, TrackProgress } from '../../activities/index.js';
 import type {
   AnswerInput,
   AnswerReceipt,
@@ -15,7 +15,7 @@ import type {
   PendingQuestion,
   ResumeState,
   StatusKey,
-} from '../contract/delegation-types.js';
+} from '../../contract/delegation-types.js';
 
 interface AcceptedAnswer {
   answer: AnswerInput;

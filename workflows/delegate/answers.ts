@@ -4,9 +4,9 @@
  * once it is authorized out of band.
  */
 import { ApplicationFailure, CancellationScope, condition, isCancellation } from '@temporalio/workflow';
-import type { TrackOutcome } from '../activities/index.js';
-import type { AnswerInput } from '../contract/delegation-types.js';
-import { FailureType } from '../contract/failure-types.js';
+import type { TrackOutcome } from '../../activities/index.js';
+import type { AnswerInput } from '../../contract/delegation-types.js';
+import { FailureType } from '../../contract/failure-types.js';
 import type { ModeContext } from './modes/index.js';
 import { inputWait } from './telemetry.js';
 

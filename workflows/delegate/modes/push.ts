@@ -6,10 +6,10 @@
  * deleted when the delegation ends.
  */
 import { ApplicationFailure, CancellationScope, condition, log, sleep, uuid4 } from '@temporalio/workflow';
-import type { Message, TaskStatus } from '../../a2a/index.js';
-import type { TrackOutcome } from '../../activities/index.js';
-import type { ResolvedAgent, StatusKey, TaskUpdatedNotice } from '../../contract/delegation-types.js';
-import { FailureType } from '../../contract/failure-types.js';
+import type { Message, TaskStatus } from '../../../a2a/index.js';
+import type { TrackOutcome } from '../../../activities/index.js';
+import type { ResolvedAgent, StatusKey, TaskUpdatedNotice } from '../../../contract/delegation-types.js';
+import { FailureType } from '../../../contract/failure-types.js';
 import { sendAndAdopt } from './send.js';
 import type { ModeContext, SendOutcome, TrackingMode } from './tracking-mode.js';
 

@@ -18,10 +18,10 @@ import {
   workflowInfo,
   type ChildWorkflowHandle,
 } from '@temporalio/workflow';
-import type { Part, TaskState } from '../a2a/index.js';
-import type { delegate } from './delegate.js';
-import { startDelegation } from './delegate-child.js';
-import type { AnswerInput, DelegateInput, DelegateResult } from '../contract/delegation-types.js';
+import type { Part, TaskState } from '../../a2a/index.js';
+import type { delegate } from '../delegate/delegate.js';
+import { startDelegation } from '../delegate/child.js';
+import type { AnswerInput, DelegateInput, DelegateResult } from '../../contract/delegation-types.js';
 import {
   answerSignal,
   approveUpdate,
@@ -29,9 +29,9 @@ import {
   rejectUpdate,
   releaseAnswerUpdate,
   releaseStatusQuery,
-} from '../contract/messages.js';
-import { InvalidDurationError, optionalDurationMs } from '../contract/durations.js';
-import { FailureType } from '../contract/failure-types.js';
+} from '../../contract/messages.js';
+import { InvalidDurationError, optionalDurationMs } from '../../contract/durations.js';
+import { FailureType } from '../../contract/failure-types.js';
 import { buildReleaseReport, type DelegationOutcome } from './release-report.js';
 import { ReleaseState } from './release-state.js';
 import type {
@@ -42,7 +42,7 @@ import type {
   ReleaseInput,
   ReleaseOutcome,
   ReleaseResult,
-} from '../contract/release-types.js';
+} from '../../contract/release-types.js';
 import { ReleasePublisher } from './release-ui.js';
 
 /** The text of the follow-up that turns the analysis into a sorted list of fix suggestions. */

@@ -9,9 +9,9 @@
  */
 import { ParentClosePolicy, startChild, uuid4, workflowInfo, type ChildWorkflowHandle } from '@temporalio/workflow';
 import { delegate } from './delegate.js';
-import type { DelegateInput, DelegateResult } from '../contract/delegation-types.js';
-import { A2A_AGENT } from '../contract/search-attributes.js';
-import { truncateBytes } from '../contract/text.js';
+import type { DelegateInput, DelegateResult } from '../../contract/delegation-types.js';
+import { A2A_AGENT } from '../../contract/search-attributes.js';
+import { truncateBytes } from '../../contract/text.js';
 
 export interface DelegationChildOptions {
   /** @default `<parent id>/<label or "delegate">-<8 hex>` */

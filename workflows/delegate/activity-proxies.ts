@@ -29,7 +29,7 @@ import type {
   SendMessageInput,
   StreamMessageInput,
   TrackTaskInput,
-} from '../activities/index.js';
+} from '../../activities/index.js';
 import type { TrackingSettings } from './tracking-settings.js';
 
 /** Each delegation activity by its short name, called with the summary the UI shows for it. */

@@ -7,7 +7,7 @@
  */
 import { context, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import { getRandomStream, metricMeter } from '@temporalio/workflow';
-import { A2A_ATTR, A2A_METRIC, agentLabel, boundedLabel } from '../contract/telemetry.js';
+import { A2A_ATTR, A2A_METRIC, agentLabel, boundedLabel } from '../../contract/telemetry.js';
 
 /** The delegation's counters and its rounds, labelled by agent (and failure code). */
 export interface DelegationMetrics {

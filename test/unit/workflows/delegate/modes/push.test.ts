@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { ResolvedAgent, StatusKey } from '../../../../contract/delegation-types.js';
-import { FailureType } from '../../../../contract/failure-types.js';
-import { isStillWorking, PushNotices, pushUnavailable, WakeUpLimit } from '../../../../workflows/modes/push.js';
-import type { TaskStatus } from '../../../../a2a/index.js';
+import type { ResolvedAgent, StatusKey } from '../../../../../contract/delegation-types.js';
+import { FailureType } from '../../../../../contract/failure-types.js';
+import {
+  isStillWorking,
+  PushNotices,
+  pushUnavailable,
+  WakeUpLimit,
+} from '../../../../../workflows/delegate/modes/push.js';
+import type { TaskStatus } from '../../../../../a2a/index.js';
 
 const handled: StatusKey = { state: 'TASK_STATE_INPUT_REQUIRED', messageId: 'q1' };
 

@@ -10,10 +10,10 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { DelegationNotice, DelegationStatus } from '../contract/delegation-types.js';
-import { delegationChangedSignal } from '../contract/messages.js';
-import { A2A_AGENT, A2A_TASK_ID, A2A_TASK_STATE } from '../contract/search-attributes.js';
-import { markdownCode, markdownInline, markdownLines } from './markdown-text.js';
+import type { DelegationNotice, DelegationStatus } from '../../contract/delegation-types.js';
+import { delegationChangedSignal } from '../../contract/messages.js';
+import { A2A_AGENT, A2A_TASK_ID, A2A_TASK_STATE } from '../../contract/search-attributes.js';
+import { markdownCode, markdownInline, markdownLines } from '../markdown-text.js';
 
 const FINAL_PHASES = new Set(['completed', 'failed', 'canceled']);
 

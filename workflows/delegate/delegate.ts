@@ -2,19 +2,19 @@
  * `delegate`: one remote A2A task, from the first message to a terminal state, with any number
  * of questions in between. Each round sends a message (the request, then each answer), follows
  * the task until it decides, and asks a person when the agent asks. Any workflow can run it as a
- * child (see delegate-child.ts); the release coordinator does.
+ * child (see child.ts); the release coordinator does.
  */
 import * as wf from '@temporalio/workflow';
-import type { Message } from '../a2a/index.js';
-import type { TrackOutcome } from '../activities/index.js';
+import type { Message } from '../../a2a/index.js';
+import type { TrackOutcome } from '../../activities/index.js';
 import { delegationActivities } from './activity-proxies.js';
 import { waitForAnswer } from './answers.js';
-import { handleDelegationMessages } from './delegate-handlers.js';
-import { answerMessage, endAfterCancel, endAfterFailure, failureCode, firstMessage } from './delegate-outcomes.js';
-import { isQuestion, resultOf, terminalFailure } from './delegate-outcomes.js';
+import { handleDelegationMessages } from './handlers.js';
+import { answerMessage, endAfterCancel, endAfterFailure, failureCode, firstMessage } from './outcomes.js';
+import { isQuestion, resultOf, terminalFailure } from './outcomes.js';
 import { Deadline } from './deadline.js';
 import { DelegationState } from './delegation-state.js';
-import type { DelegateInput, DelegateResult, ResolvedAgent } from '../contract/delegation-types.js';
+import type { DelegateInput, DelegateResult, ResolvedAgent } from '../../contract/delegation-types.js';
 import { DelegationPublisher } from './delegation-ui.js';
 import { modeContext, PushNotices, trackingMode, type ModeContext, type TrackingMode } from './modes/index.js';
 import { trackingSettings } from './tracking-settings.js';

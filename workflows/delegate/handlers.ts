@@ -4,7 +4,7 @@
  */
 import { currentUpdateInfo, log, setHandler, uuid4 } from '@temporalio/workflow';
 import type { DelegationState } from './delegation-state.js';
-import { answerSignal, answerUpdate, delegationStatusQuery, taskUpdatedSignal } from '../contract/messages.js';
+import { answerSignal, answerUpdate, delegationStatusQuery, taskUpdatedSignal } from '../../contract/messages.js';
 import type { PushNotices } from './modes/index.js';
 
 export function handleDelegationMessages(state: DelegationState, notices: PushNotices): void {

@@ -4,9 +4,9 @@
  * failing its workflow task forever.
  */
 import { ApplicationFailure } from '@temporalio/workflow';
-import type { DelegateInput, TrackingOptions } from '../contract/delegation-types.js';
-import { durationMs, InvalidSettingError, optionalDurationMs } from '../contract/durations.js';
-import { FailureType } from '../contract/failure-types.js';
+import type { DelegateInput, TrackingOptions } from '../../contract/delegation-types.js';
+import { durationMs, InvalidSettingError, optionalDurationMs } from '../../contract/durations.js';
+import { FailureType } from '../../contract/failure-types.js';
 
 export const TRACKING_DEFAULTS = {
   heartbeatTimeout: '5 seconds',

@@ -4,11 +4,11 @@
  * webhook receiver, the workflow waits for the notice and reads the task). `delegate` drives
  * every mode through this one small interface.
  */
-import type { Message } from '../../a2a/index.js';
-import type { RoundSettings, TrackOutcome } from '../../activities/index.js';
+import type { Message } from '../../../a2a/index.js';
+import type { RoundSettings, TrackOutcome } from '../../../activities/index.js';
 import type { DelegationActivityCalls } from '../activity-proxies.js';
 import type { DelegationState } from '../delegation-state.js';
-import type { AgentRef, DelegateInput, ResumeState } from '../../contract/delegation-types.js';
+import type { AgentRef, DelegateInput, ResumeState } from '../../../contract/delegation-types.js';
 import type { TrackingSettings } from '../tracking-settings.js';
 
 /** The end of a send: the agent's direct reply, or where its task stands (`running` unless decided). */

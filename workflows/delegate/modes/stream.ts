@@ -3,7 +3,7 @@
  * until the task decides (one request where send-then-subscribe takes two); later rounds follow
  * the task with SubscribeToTask.
  */
-import type { Message } from '../../a2a/index.js';
+import type { Message } from '../../../a2a/index.js';
 import { roundSettings, type ModeContext, type SendOutcome, type TrackingMode } from './tracking-mode.js';
 
 export function streamMode(ctx: ModeContext): TrackingMode {

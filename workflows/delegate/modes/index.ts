@@ -1,5 +1,5 @@
 /** Picks the delegation's tracking mode from what the caller asked and what the agent offers. */
-import type { ResolvedAgent } from '../../contract/delegation-types.js';
+import type { ResolvedAgent } from '../../../contract/delegation-types.js';
 import { pollMode } from './poll.js';
 import { pushMode, pushUnavailable, type PushNotices } from './push.js';
 import { streamMode } from './stream.js';

@@ -111,7 +111,7 @@ export interface ResolvedAgent {
   /** The name the caller used (or the URL). */
   name: string;
   cardUrl: string;
-  /** The card reduced (runs recorded before 0.2 carry the whole `AgentCard`, a superset of this). */
+  /** The card reduced to what the workflow reads. */
   card: ResolvedCard;
   endpoint: ResolvedEndpoint;
   /** The mode `auto` turns into for this agent and this worker. */

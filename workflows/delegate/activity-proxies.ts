@@ -40,7 +40,7 @@ export type DelegationActivityCalls = {
   ) => ReturnType<DelegationActivities[`a2a.${N}`]>;
 };
 
-export function delegationActivities(settings: TrackingSettings, legacy: boolean): DelegationActivityCalls {
+export function delegationActivities(settings: TrackingSettings): DelegationActivityCalls {
   const retry = { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' };
   const call: ActivityOptions = {
     startToCloseTimeout: '2 minutes',
@@ -67,24 +67,22 @@ export function delegationActivities(settings: TrackingSettings, legacy: boolean
   const follows = proxyActivities<DelegationActivities>(follow);
   const cleanups = proxyActivities<DelegationActivities>(cleanup);
   const local = proxyLocalActivities<DelegationActivities>(resolve);
-  // Activity type names are prefixed (`a2a.sendMessage`); runs started by 0.1 schedule the old names.
-  const type = <N extends DelegationActivityName>(name: N) => (legacy ? name : `a2a.${name}`) as `a2a.${N}`;
   return {
     resolveAgent: (input: ResolveAgentInput, summary: string) =>
-      local[type('resolveAgent')].executeWithOptions({ ...resolve, summary }, [input]),
+      local['a2a.resolveAgent'].executeWithOptions({ ...resolve, summary }, [input]),
     sendMessage: (input: SendMessageInput, summary: string) =>
-      calls[type('sendMessage')].executeWithOptions({ ...call, summary }, [input]),
+      calls['a2a.sendMessage'].executeWithOptions({ ...call, summary }, [input]),
     cancelTask: (input: CancelTaskInput, summary: string) =>
-      calls[type('cancelTask')].executeWithOptions({ ...call, summary }, [input]),
+      calls['a2a.cancelTask'].executeWithOptions({ ...call, summary }, [input]),
     getTask: (input: GetTaskInput, summary: string) =>
-      calls[type('getTask')].executeWithOptions({ ...call, summary }, [input]),
+      calls['a2a.getTask'].executeWithOptions({ ...call, summary }, [input]),
     registerPushConfig: (input: PushConfigInput, summary: string) =>
-      calls[type('registerPushConfig')].executeWithOptions({ ...call, summary }, [input]),
+      calls['a2a.registerPushConfig'].executeWithOptions({ ...call, summary }, [input]),
     deletePushConfig: (input: PushConfigInput, summary: string) =>
-      cleanups[type('deletePushConfig')].executeWithOptions({ ...cleanup, summary }, [input]),
+      cleanups['a2a.deletePushConfig'].executeWithOptions({ ...cleanup, summary }, [input]),
     streamMessage: (input: StreamMessageInput, summary: string) =>
-      follows[type('streamMessage')].executeWithOptions({ ...follow, summary }, [input]),
+      follows['a2a.streamMessage'].executeWithOptions({ ...follow, summary }, [input]),
     trackTask: (input: TrackTaskInput, summary: string) =>
-      follows[type('trackTask')].executeWithOptions({ ...follow, summary }, [input]),
+      follows['a2a.trackTask'].executeWithOptions({ ...follow, summary }, [input]),
   };
 }

@@ -20,21 +20,17 @@ import { modeContext, PushNotices, trackingMode, type ModeContext, type Tracking
 import { trackingSettings } from './tracking-settings.js';
 import { delegationMetrics } from './telemetry.js';
 
-/** Runs started by 0.1 lack this marker and replay their own commands (`legacy`); deprecate once none is open. */
-export const DELEGATE_V2_PATCH = 'a2a-temporal-0.2-delegate';
-
 export async function delegate(input: DelegateInput): Promise<DelegateResult> {
-  const legacy = !wf.patched(DELEGATE_V2_PATCH);
   const settings = trackingSettings(input);
   const contextId = input.resume?.contextId ?? input.contextId ?? wf.uuid4();
-  const ui = new DelegationPublisher(legacy ? undefined : input.resume?.taskId);
-  const state = new DelegationState(input, contextId, (status) => ui.publish(status), input.resume, !legacy);
+  const ui = new DelegationPublisher(input.resume?.taskId);
+  const state = new DelegationState(input, contextId, (status) => ui.publish(status), input.resume);
   const notices = new PushNotices();
   handleDelegationMessages(state, notices); // handlers first: a question can be answered as soon as it is asked
   const metrics = delegationMetrics(input.agent);
   if (!input.resume) metrics.started();
 
-  const acts = delegationActivities(settings, legacy);
+  const acts = delegationActivities(settings);
   const deadline = new Deadline(input, settings);
   let ctx: ModeContext | undefined;
   let mode: TrackingMode | undefined;
@@ -43,7 +39,7 @@ export async function delegate(input: DelegateInput): Promise<DelegateResult> {
     result = await deadline.run(async () => {
       const resolved =
         input.resume?.resolved ?? (await acts.resolveAgent({ agent: input.agent }, `Resolve agent ${input.agent}`));
-      ctx = modeContext({ input, state, acts, settings, legacy }, resolved);
+      ctx = modeContext({ input, state, acts, settings }, resolved);
       mode = trackingMode(resolved, ctx, notices);
       let outgoing: Message | undefined = input.resume ? undefined : firstMessage(input, contextId);
       let decided: TrackOutcome | undefined;
@@ -87,7 +83,7 @@ export async function delegate(input: DelegateInput): Promise<DelegateResult> {
       const outcome = await tracking.follow();
       if (outcome.phase !== 'running') return outcome;
       state.observe(outcome);
-      if (!legacy) state.announce();
+      state.announce();
       if (wf.workflowInfo().continueAsNewSuggested) {
         await wf.condition(wf.allHandlersFinished);
         const resume = { resolved, ...state.carried(), ...tracking.carried(), ...deadline.carried() };

@@ -41,8 +41,6 @@ export class DelegationState {
     contextId: string,
     private readonly onChange: (status: DelegationStatus) => void = () => {},
     resume?: ResumeState,
-    /** Show the resumed task's id at once (runs recorded before 0.2 did not). */
-    showResumedTask = true,
   ) {
     this.status = {
       kind: 'delegation',
@@ -50,11 +48,11 @@ export class DelegationState {
       label: input.label,
       phase: 'resolving',
       contextId,
+      ...(resume ? { taskId: resume.taskId } : {}),
       rounds: resume?.rounds ?? 0,
       artifacts: [],
     };
     this.taskId = resume?.taskId;
-    if (showResumedTask && resume) this.status.taskId = resume.taskId;
     this.handled = resume?.handled;
     this.asked = resume?.asked ?? this.status.rounds;
     this.unreachableSince = resume?.unreachableSince;

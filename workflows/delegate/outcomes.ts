@@ -154,7 +154,7 @@ async function cancelRemoteTask(
   state.keepProgress(progressIn(err));
   const taskId = state.taskId ?? cancelledTaskId(err);
   // A stream turn cancelled before the agent named its task: the task is looked up by our message.
-  const sent = taskId || ctx?.legacy ? undefined : ctx?.inFlight;
+  const sent = taskId ? undefined : ctx?.inFlight;
   if (ctx && (taskId || sent)) {
     const { acts, agent, name } = ctx;
     const task = await CancellationScope.nonCancellable(() =>
@@ -201,7 +201,7 @@ export async function endAfterFailure(
   state.keepProgress(progressIn(err));
   const type = failure instanceof ApplicationFailure ? (failure.type ?? '') : '';
   const running = state.taskId && !TERMINAL_STATES.has(state.status.state ?? '') && !LEAVE_TASK.has(type);
-  if (ctx && running && !ctx.legacy) {
+  if (ctx && running) {
     const { acts, agent, name } = ctx;
     const taskId = state.taskId!;
     try {

@@ -80,7 +80,7 @@ export function pushMode(ctx: ModeContext, notices: PushNotices): TrackingMode {
     async follow(): Promise<TrackOutcome> {
       if (!readAtOnce) await condition(() => notices.pending, settings.pushSafetyNetMs);
       // An agent that delivers without end wakes the delegation at most so often (each read is history).
-      const wait = ctx.legacy ? 0 : wakeUps.admit(Date.now());
+      const wait = wakeUps.admit(Date.now());
       if (wait > 0) await sleep(wait);
       notices.clear();
       const outcome = await acts.getTask(

@@ -9,7 +9,7 @@ import type { ModeContext, SendOutcome } from './tracking-mode.js';
  * returned has already decided: then it is not read again.
  */
 export async function sendAndAdopt(ctx: ModeContext, message: Message): Promise<SendOutcome> {
-  const { acts, agent, state, input, name, legacy } = ctx;
+  const { acts, agent, state, input, name } = ctx;
   state.sending();
   const sent = await acts.sendMessage(
     { agent, message, acceptedOutputModes: input.acceptedOutputModes, handled: state.handled },
@@ -19,7 +19,7 @@ export async function sendAndAdopt(ctx: ModeContext, message: Message): Promise<
   state.adopt(sent.task);
   state.observeState(sent.task.status.state);
   const { artifacts = [], ...task } = sent.task;
-  const decided = legacy ? undefined : sent.decided;
+  const { decided } = sent;
   const outcome: TrackOutcome = decided
     ? { ...decided, task, artifacts }
     : { phase: 'running', task, status: { state: task.status.state }, statusText: '', artifacts: [] };

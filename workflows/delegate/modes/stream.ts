@@ -27,7 +27,7 @@ export function streamMode(ctx: ModeContext): TrackingMode {
       if (turn.kind === 'message') return turn;
       state.adopt(turn.task);
       const { kind: _kind, ...outcome } = turn;
-      if (!ctx.legacy) state.observe(outcome); // a turn that ran a whole round shows what it received
+      state.observe(outcome); // a turn that ran a whole round shows what it received
       return { kind: 'task', outcome };
     },
     follow: () =>

@@ -34,8 +34,6 @@ export interface ModeContext {
   settings: TrackingSettings;
   /** The agent as the summaries in the UI name it. */
   name: string;
-  /** True while replaying a run started before 0.2 (see delegate.ts): keep its command sequence. */
-  legacy: boolean;
   /** A stream turn's message while the agent has not named its task: a cancellation looks the task up by it. */
   inFlight?: Message;
 }

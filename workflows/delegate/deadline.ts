@@ -7,6 +7,7 @@ import { ApplicationFailure, CancellationScope } from '@temporalio/workflow';
 import type { DelegationState } from './delegation-state.js';
 import type { DelegateInput } from '../../contract/delegation-types.js';
 import { FailureType } from '../../contract/failure-types.js';
+import type { Carry } from './carry.js';
 import type { TrackingSettings } from './tracking-settings.js';
 
 export class Deadline {
@@ -31,18 +32,29 @@ export class Deadline {
     return this.at !== undefined && Date.now() >= this.at;
   }
 
-  carried(): { deadlineAt?: number } {
-    return this.at === undefined ? {} : { deadlineAt: this.at };
+  carried(): Carry<'deadlineAt'> {
+    return { deadlineAt: this.at };
   }
 
-  failure(state: DelegationState): ApplicationFailure {
-    const { agent, taskId, state: taskState } = state.status;
+  /**
+   * The failure of a delegation the deadline ended: where the task was when it passed (`taskId`,
+   * also when only a stream turn cut short had seen it; `taskState`, the last state seen before
+   * our cancel), and whether the agent took the cancel.
+   */
+  failure(
+    state: DelegationState,
+    { taskId, taskState, canceled }: { taskId?: string; taskState?: string; canceled: boolean },
+  ): ApplicationFailure {
+    const { agent } = state.status;
     const where = taskId ? `task ${taskId} (last seen ${taskState ?? 'submitted'})` : 'its task';
+    const cancel = !taskId ? '' : canceled ? '; the remote task was canceled' : '; canceling the remote task failed';
     return ApplicationFailure.create({
       type: FailureType.deadlineExceeded,
       nonRetryable: true,
-      message: `Agent "${agent}" did not finish ${where} within the delegation's deadline of ${String(this.input.deadline)}${taskId ? '; the remote task was canceled' : ''}. Raise the deadline, or ask the agent for less.`,
-      details: [{ taskId, state: taskState }],
+      message: `Agent "${agent}" did not finish ${where} within the delegation's deadline of ${String(this.input.deadline)}${cancel}. Raise the deadline, or ask the agent for less.`,
+      details: [
+        { taskId, state: taskState, ...(state.status.remoteCancel ? { remoteCancel: state.status.remoteCancel } : {}) },
+      ],
     });
   }
 }

@@ -16,6 +16,7 @@ import type {
   ResumeState,
   StatusKey,
 } from '../../contract/delegation-types.js';
+import type { Carry } from './carry.js';
 
 interface AcceptedAnswer {
   answer: AnswerInput;
@@ -46,25 +47,30 @@ export class DelegationState {
       kind: 'delegation',
       agent: input.agent,
       label: input.label,
-      phase: 'resolving',
+      // A run that continued while its question waited goes on waiting for the answer.
+      phase: resume?.question ? 'waiting-for-input' : 'resolving',
       contextId,
       ...(resume ? { taskId: resume.taskId } : {}),
+      ...(resume?.question ? { question: resume.question } : {}),
       rounds: resume?.rounds ?? 0,
       artifacts: [],
     };
     this.taskId = resume?.taskId;
     this.handled = resume?.handled;
-    this.asked = resume?.asked ?? this.status.rounds;
+    this.asked = resume?.asked ?? 0;
     this.unreachableSince = resume?.unreachableSince;
   }
 
-  /** What the next run needs to go on with this delegation (continue-as-new). */
-  carried(): Omit<ResumeState, 'resolved'> {
+  /** What the next run needs to go on with this delegation (continue-as-new; never with an answer pending). */
+  carried(): Carry<'taskId' | 'contextId' | 'rounds' | 'asked' | 'handled' | 'question' | 'unreachableSince'> {
     return {
       taskId: this.taskId!,
       contextId: this.status.contextId,
       rounds: this.status.rounds,
+      asked: this.asked,
       handled: this.handled,
+      question: this.status.question,
+      unreachableSince: this.unreachableSince,
     };
   }
 
@@ -217,6 +223,11 @@ export class DelegationState {
 
   canceled(): void {
     this.setPhase('canceled');
+  }
+
+  /** What became of our CancelTask (see `DelegationStatus.remoteCancel`); shown with the next change of phase. */
+  remoteCanceled(outcome: string): void {
+    this.status.remoteCancel = outcome;
   }
 
   failed(message: string): void {

@@ -10,10 +10,11 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { DelegationNotice, DelegationStatus } from '../../contract/delegation-types.js';
+import type { DelegationNotice, DelegationStatus, ResumeState } from '../../contract/delegation-types.js';
 import { delegationChangedSignal } from '../../contract/messages.js';
 import { A2A_AGENT, A2A_TASK_ID, A2A_TASK_STATE } from '../../contract/search-attributes.js';
 import { markdownCode, markdownInline, markdownLines } from '../markdown-text.js';
+import type { Carry } from './carry.js';
 
 const FINAL_PHASES = new Set(['completed', 'failed', 'canceled']);
 
@@ -25,11 +26,16 @@ const FINAL_PHASES = new Set(['completed', 'failed', 'canceled']);
 export class DelegationPublisher {
   private shown: { agent?: string; taskId?: string; state?: string };
   private noticed = '';
-  private sent = 0;
+  private sent: number;
 
-  /** `resumedTaskId`: the task a previous run of this delegation already published (continue-as-new keeps search attributes). */
-  constructor(resumedTaskId?: string) {
-    this.shown = resumedTaskId ? { taskId: resumedTaskId } : {};
+  /** `resume`: what a previous run of this delegation published (continue-as-new keeps search attributes; the parent keeps counting notices). */
+  constructor(resume?: Pick<ResumeState, 'taskId' | 'noticesSent'>) {
+    this.shown = resume ? { taskId: resume.taskId } : {};
+    this.sent = resume?.noticesSent ?? 0;
+  }
+
+  carried(): Carry<'noticesSent'> {
+    return { noticesSent: this.sent };
   }
 
   publish(status: DelegationStatus): void {

@@ -2,21 +2,18 @@
 import {
   ActivityFailure,
   ApplicationFailure,
-  CancellationScope,
   CancelledFailure,
   isCancellation,
-  log,
   TimeoutFailure,
   uuid4,
 } from '@temporalio/workflow';
 import { TimeoutType } from '@temporalio/common';
 import type { Message, Part } from '../../a2a/index.js';
 import type { TrackOutcome, TrackProgress } from '../../activities/index.js';
-import type { Deadline } from './deadline.js';
 import type { DelegationState } from './delegation-state.js';
 import type { AnswerInput, DelegateInput, DelegateResult } from '../../contract/delegation-types.js';
 import { FailureType } from '../../contract/failure-types.js';
-import type { ModeContext, SendOutcome, TrackingMode } from './modes/index.js';
+import type { AfterSend } from './modes/index.js';
 import { TRACKING_DEFAULTS } from './tracking-settings.js';
 
 export function firstMessage(input: DelegateInput, contextId: string): Message {
@@ -49,7 +46,7 @@ export function answerMessage(answer: AnswerInput, messageId: string, state: Del
 }
 
 /** The delegation's result: the agent's direct reply, or the completed task with its assembled artifacts. */
-export function resultOf(input: DelegateInput, state: DelegationState, end: SendOutcome): DelegateResult {
+export function resultOf(input: DelegateInput, state: DelegationState, end: AfterSend): DelegateResult {
   const { rounds } = state.status;
   if (end.kind === 'message') {
     const contextId = end.message.contextId ?? state.status.contextId;
@@ -99,7 +96,7 @@ export function terminalFailure(outcome: TrackOutcome, state: DelegationState): 
  * What a delegation that went wrong throws: a typed failure with one sentence (an unreachable
  * agent names the last error and what to do), never an activity's wrapper.
  */
-function delegationFailure(err: unknown, input: DelegateInput): Error {
+export function delegationFailure(err: unknown, input: DelegateInput): Error {
   if (
     err instanceof ActivityFailure &&
     err.cause instanceof TimeoutFailure &&
@@ -117,56 +114,11 @@ function delegationFailure(err: unknown, input: DelegateInput): Error {
   return err instanceof Error ? err : new Error(String(err));
 }
 
-/**
- * Cancelling the delegation cancels the remote task, from a scope the cancellation cannot stop.
- * A stream turn cancelled before it handed back the task names the task in its failure.
- */
-/**
- * Ends a canceled delegation: the remote task is canceled too. Returns what to throw: the
- * deadline's failure when the deadline canceled it (it says where the task was), else the cancellation.
- */
-export async function endAfterCancel(
-  state: DelegationState,
-  ctx: ModeContext | undefined,
-  mode: TrackingMode | undefined,
-  cancellation: unknown,
-  deadline: Deadline,
-): Promise<unknown> {
-  const expired = deadline.passed ? deadline.failure(state) : undefined;
-  await cancelRemoteTask(state, ctx, mode, cancellation);
-  return expired ?? cancellation;
-}
-
 /** The code an ended delegation is counted under in metrics: its failure type, or `CANCELED`. */
 export function failureCode(failure: unknown): string {
   if (failure instanceof ApplicationFailure) return failure.type ?? failure.name;
   if (isCancellation(failure)) return 'CANCELED';
   return failure instanceof Error ? failure.name : 'Error';
-}
-
-async function cancelRemoteTask(
-  state: DelegationState,
-  ctx: ModeContext | undefined,
-  mode: TrackingMode | undefined,
-  err: unknown,
-): Promise<void> {
-  state.canceling();
-  state.keepProgress(progressIn(err));
-  const taskId = state.taskId ?? cancelledTaskId(err);
-  // A stream turn cancelled before the agent named its task: the task is looked up by our message.
-  const sent = taskId ? undefined : ctx?.inFlight;
-  if (ctx && (taskId || sent)) {
-    const { acts, agent, name } = ctx;
-    const task = await CancellationScope.nonCancellable(() =>
-      acts.cancelTask(
-        { agent, ...(taskId ? { taskId } : { sent }) },
-        `CancelTask ${taskId ?? `of message ${sent!.messageId}`} at ${name}`,
-      ),
-    );
-    if (task) state.observeState(task.status.state);
-  }
-  await mode?.close();
-  state.canceled();
 }
 
 /** Failures after which the remote task is left as it is: the agent ended it, or it was already canceled, or cannot be reached. */
@@ -185,41 +137,16 @@ const TERMINAL_STATES: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Ends a delegation that failed and returns the typed failure to throw. What an activity had
- * received stays in the status; a task still running at the agent (the agent sent something
- * invalid or too large, say) is canceled, since nobody follows it any more; the mode lets go of
- * the task (push config); the status says why it failed.
+ * True when a delegation that failed with `failure` leaves its task running at the agent (the
+ * agent sent something invalid or too large, say): nobody follows it any more, so it is canceled.
  */
-export async function endAfterFailure(
-  state: DelegationState,
-  ctx: ModeContext | undefined,
-  mode: TrackingMode | undefined,
-  err: unknown,
-  input: DelegateInput,
-): Promise<Error> {
-  const failure = delegationFailure(err, input);
-  state.keepProgress(progressIn(err));
+export function leavesTaskRunning(failure: Error, state: DelegationState): boolean {
   const type = failure instanceof ApplicationFailure ? (failure.type ?? '') : '';
-  const running = state.taskId && !TERMINAL_STATES.has(state.status.state ?? '') && !LEAVE_TASK.has(type);
-  if (ctx && running) {
-    const { acts, agent, name } = ctx;
-    const taskId = state.taskId!;
-    try {
-      const task = await CancellationScope.nonCancellable(() =>
-        acts.cancelTask({ agent, taskId }, `CancelTask ${taskId} at ${name} (the delegation failed)`),
-      );
-      if (task) state.observeState(task.status.state);
-    } catch (err) {
-      log.warn('could not cancel the remote task of a failed delegation', { taskId, error: String(err) });
-    }
-  }
-  await mode?.close();
-  state.failed(failure.message);
-  return failure;
+  return Boolean(state.taskId) && !TERMINAL_STATES.has(state.status.state ?? '') && !LEAVE_TASK.has(type);
 }
 
 /** The task id a cancelled stream turn had seen (its CancelledFailure carries it in its details). */
-function cancelledTaskId(err: unknown): string | undefined {
+export function cancelledTaskId(err: unknown): string | undefined {
   const taskId = progressIn(err)?.taskId;
   return typeof taskId === 'string' && taskId ? taskId : undefined;
 }

@@ -40,16 +40,19 @@ export function delegationMetrics(agent: string): DelegationMetrics {
 }
 
 /** How a wait for an answer ended. */
-export type InputOutcome = 'answered' | 'resumed-by-agent' | 'timeout' | 'canceled';
+export type InputOutcome = 'answered' | 'resumed-by-agent' | 'timeout' | 'canceled' | 'continued-as-new' | 'failed';
 
 /** A wait for an answer being timed: `end` records it once. */
 export interface InputWait {
   end(outcome: InputOutcome, by?: string): void;
 }
 
-/** Starts timing a wait for an answer (and its span, in a traced run). Call `end` once. */
-export function inputWait(agent: string, taskId: string, round: number): InputWait {
-  const started = Date.now();
+/**
+ * Starts timing a wait for an answer (and its span, in a traced run), from `since` (the
+ * question's time: a run that continued as new goes on timing the same wait). Call `end` once.
+ */
+export function inputWait(agent: string, taskId: string, round: number, since = Date.now()): InputWait {
+  const started = since;
   const attributes = { [A2A_ATTR.agent]: agentLabel(agent), [A2A_ATTR.taskId]: taskId, [A2A_ATTR.round]: round };
   const span: Span | undefined = trace.getActiveSpan()
     ? getRandomStream('a2a-temporal/tracing').with(() =>

@@ -1,31 +1,26 @@
-/** Picks the delegation's tracking mode from what the caller asked and what the agent offers. */
+/** Picks the delegation's tracker from what the caller asked and what the agent offers. */
 import type { ResolvedAgent } from '../../../contract/delegation-types.js';
+import type { Delegation } from '../delegation.js';
 import { pollMode } from './poll.js';
-import { pushMode, pushUnavailable, type PushNotices } from './push.js';
+import { pushMode, pushUnavailable } from './push.js';
 import { streamMode } from './stream.js';
-import type { ModeContext, TrackingMode } from './tracking-mode.js';
+import type { Tracker } from './tracker.js';
 
-export type { ModeContext, SendOutcome, TrackingMode } from './tracking-mode.js';
+export type { AfterSend, Tracker } from './tracker.js';
 export { PushNotices } from './push.js';
 
-/** The context every mode works with, once the agent is resolved. */
-export function modeContext(base: Omit<ModeContext, 'agent' | 'name'>, resolved: ResolvedAgent): ModeContext {
-  const agent = { name: resolved.name, endpoint: resolved.endpoint };
-  return { ...base, agent, name: base.input.label ?? base.input.agent };
-}
-
 /**
- * The mode `auto` (or the caller's choice) turns into for this agent.
+ * The tracker for the mode `auto` (or the caller's choice) turns into for this agent.
  *
  * @throws ApplicationFailure `A2A_PUSH_UNAVAILABLE` when push was asked for and cannot work; nothing was sent.
  */
-export function trackingMode(resolved: ResolvedAgent, ctx: ModeContext, notices: PushNotices): TrackingMode {
-  const { input, state } = ctx;
+export function trackerFor(resolved: ResolvedAgent, run: Delegation): Tracker {
+  const { input, state } = run;
   if (input.mode === 'push') {
     const unavailable = pushUnavailable(resolved, input.agent);
     if (unavailable) throw unavailable;
   }
   const kind = !input.mode || input.mode === 'auto' ? resolved.autoMode : input.mode;
   state.trackBy(kind);
-  return kind === 'stream' ? streamMode(ctx) : kind === 'poll' ? pollMode(ctx) : pushMode(ctx, notices);
+  return kind === 'stream' ? streamMode(run) : kind === 'poll' ? pollMode(run) : pushMode(run);
 }

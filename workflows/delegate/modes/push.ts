@@ -5,16 +5,18 @@
  * webhook receiver (or the safety-net timer) and reads the task with GetTask. The config is
  * deleted when the delegation ends.
  */
-import { ApplicationFailure, CancellationScope, condition, log, sleep, uuid4 } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, condition, log, uuid4, workflowInfo } from '@temporalio/workflow';
 import type { Message, TaskStatus } from '../../../a2a/index.js';
 import type { TrackOutcome } from '../../../activities/index.js';
+import { isAnsweredStatus, statusKeyOf } from '../../../contract/answered-status.js';
 import type { ResolvedAgent, StatusKey, TaskUpdatedNotice } from '../../../contract/delegation-types.js';
 import { FailureType } from '../../../contract/failure-types.js';
+import type { Delegation } from '../delegation.js';
 import { sendAndAdopt } from './send.js';
-import type { ModeContext, SendOutcome, TrackingMode } from './tracking-mode.js';
+import type { AfterSend, Tracker } from './tracker.js';
 
-export function pushMode(ctx: ModeContext, notices: PushNotices): TrackingMode {
-  const { acts, agent, state, input, name, settings } = ctx;
+export function pushMode(run: Delegation): Tracker {
+  const { acts, agent, state, input, name, settings, notices } = run;
   /** The config registered at the agent for the task followed (carried across continue-as-new). */
   let config =
     input.resume?.pushConfigId && input.resume.taskId
@@ -27,6 +29,8 @@ export function pushMode(ctx: ModeContext, notices: PushNotices): TrackingMode {
    */
   let readAtOnce = true;
   const wakeUps = new WakeUpLimit(settings.pushWakeUpsPerMinute);
+  /** Deliveries are signals, each a history event: an agent that delivers without end must not grow history without bound. */
+  const historyLong = () => workflowInfo().continueAsNewSuggested;
 
   const unregister = async (): Promise<void> => {
     if (!config) return;
@@ -55,19 +59,17 @@ export function pushMode(ctx: ModeContext, notices: PushNotices): TrackingMode {
       await acts.registerPushConfig({ agent, ...registration }, `Register push config for task ${taskId} at ${name}`);
     } catch (err) {
       // Nobody could follow the task: do not leave it running at the agent.
-      await acts
-        .cancelTask({ agent, taskId }, `CancelTask ${taskId} at ${name} (push config refused)`)
-        .catch(() => undefined);
+      await run.cancelRemoteTask('push config refused');
       throw err;
     }
   };
 
   return {
-    send: (message: Message): Promise<SendOutcome> =>
+    send: (message: Message): Promise<AfterSend> =>
       // Never cancelled half-way: we must learn the task id of what we sent, to cancel it.
       CancellationScope.nonCancellable(async () => {
         notices.clear(); // from here on, a delivery is about this message
-        const sent = await sendAndAdopt(ctx, message);
+        const sent = await sendAndAdopt(run, message);
         if (sent.kind === 'message') return sent;
         const { task, phase } = sent.outcome;
         // After an answer the config is in place: a delivery will say when the task moves on.
@@ -78,10 +80,11 @@ export function pushMode(ctx: ModeContext, notices: PushNotices): TrackingMode {
       }),
 
     async follow(): Promise<TrackOutcome> {
-      if (!readAtOnce) await condition(() => notices.pending, settings.pushSafetyNetMs);
+      if (!readAtOnce) await condition(() => notices.pending || historyLong(), settings.pushSafetyNetMs);
+      await run.continueAsNewIfSuggested();
       // An agent that delivers without end wakes the delegation at most so often (each read is history).
       const wait = wakeUps.admit(Date.now());
-      if (wait > 0) await sleep(wait);
+      if (wait > 0 && (await condition(historyLong, wait))) await run.continueAsNewIfSuggested();
       notices.clear();
       const outcome = await acts.getTask(
         { agent, taskId: state.taskId!, handled: state.handled },
@@ -92,7 +95,7 @@ export function pushMode(ctx: ModeContext, notices: PushNotices): TrackingMode {
     },
 
     close: unregister,
-    carried: () => (config ? { pushConfigId: config.configId } : {}),
+    carried: () => ({ pushConfigId: config?.configId }),
   };
 }
 
@@ -103,13 +106,7 @@ export function pushMode(ctx: ModeContext, notices: PushNotices): TrackingMode {
  */
 export function isStillWorking(status: TaskStatus, handled: StatusKey | undefined): boolean {
   if (status.state === 'TASK_STATE_SUBMITTED' || status.state === 'TASK_STATE_WORKING') return true;
-  const messageId = status.message?.messageId;
-  return (
-    handled !== undefined &&
-    messageId !== undefined &&
-    status.state === handled.state &&
-    messageId === handled.messageId
-  );
+  return isAnsweredStatus(statusKeyOf(status), handled);
 }
 
 /**
@@ -126,13 +123,7 @@ export class PushNotices {
    */
   receive(notice: TaskUpdatedNotice, taskId: string | undefined, handled: StatusKey | undefined): boolean {
     if (!taskId || notice?.taskId !== taskId) return false;
-    if (
-      handled &&
-      notice.messageId !== undefined &&
-      notice.state === handled.state &&
-      notice.messageId === handled.messageId
-    )
-      return false;
+    if (isAnsweredStatus(notice, handled)) return false;
     this.notified = true;
     return true;
   }

@@ -4,38 +4,35 @@
  * the task with SubscribeToTask.
  */
 import type { Message } from '../../../a2a/index.js';
-import { roundSettings, type ModeContext, type SendOutcome, type TrackingMode } from './tracking-mode.js';
+import type { Delegation } from '../delegation.js';
+import { roundSettings, trackRound, type AfterSend, type Tracker } from './tracker.js';
 
-export function streamMode(ctx: ModeContext): TrackingMode {
-  const { acts, agent, state, input, name } = ctx;
+export function streamMode(run: Delegation): Tracker {
+  const { acts, agent, state, input, name } = run;
   return {
-    async send(message: Message): Promise<SendOutcome> {
+    async send(message: Message): Promise<AfterSend> {
       // Cancellable: on cancel the activity's failure carries the task id, so the task can still be canceled.
       state.working();
-      ctx.inFlight = message;
+      run.inFlight = message;
       const turn = await acts.streamMessage(
         {
           agent,
           message,
           acceptedOutputModes: input.acceptedOutputModes,
           handled: state.handled,
-          ...roundSettings(ctx),
+          ...roundSettings(run),
         },
         `SendStreamingMessage to ${name}`,
       );
-      ctx.inFlight = undefined;
+      run.inFlight = undefined;
       if (turn.kind === 'message') return turn;
       state.adopt(turn.task);
       const { kind: _kind, ...outcome } = turn;
       state.observe(outcome); // a turn that ran a whole round shows what it received
       return { kind: 'task', outcome };
     },
-    follow: () =>
-      acts.trackTask(
-        { agent, taskId: state.taskId!, mode: 'stream', handled: state.handled, ...roundSettings(ctx) },
-        `Track task ${state.taskId} at ${name} (stream)`,
-      ),
+    follow: () => trackRound(run, 'stream'),
     close: async () => {},
-    carried: () => ({}),
+    carried: () => ({ pushConfigId: undefined }),
   };
 }

@@ -91,16 +91,43 @@ describe('DelegationState', () => {
     expect(state.rejectionOf({ text: 'pnpm', questionId: 'q2' })).toBeUndefined();
   });
 
-  it('goes on counting questions across continue-as-new', () => {
-    const state = waitingState();
-    state.accept({ text: '24' }, 'a1', 'm1');
-    state.takeAnswer();
+  it('goes on counting questions across continue-as-new, also past a question the agent resumed by itself', () => {
+    const state = new DelegationState({ agent: 'compat' }, 'C1');
+    state.adopt({ id: 'T1', contextId: 'C1', status: { state: 'TASK_STATE_AUTH_REQUIRED' } });
+    state.ask(
+      {
+        phase: 'auth-required',
+        status: { state: 'TASK_STATE_AUTH_REQUIRED', messageId: 'a1' },
+        statusText: 'Grant access',
+      },
+      '2026-11-30T12:00:00.000Z',
+    );
+    // Authorized out of band: the task goes on without an answer, so no round is counted.
+    state.working();
     const next = new DelegationState({ agent: 'compat' }, 'C1', undefined, {
       resolved: undefined as never,
       ...state.carried(),
     });
     next.ask({ phase: 'input-required', status: { state: 'TASK_STATE_INPUT_REQUIRED' }, statusText: 'more?' }, 'now');
+    expect(next.status.rounds).toBe(0);
     expect(next.status.question?.id).toBe('q2');
+  });
+
+  it('carries the unreachable clock across continue-as-new: the next round goes on counting', () => {
+    const state = waitingState();
+    state.observe({
+      phase: 'running',
+      task: { id: 'T1', contextId: 'C1', status: { state: 'TASK_STATE_WORKING' } },
+      status: { state: 'TASK_STATE_WORKING' },
+      statusText: '',
+      artifacts: [],
+      unreachableSince: 1_796_000_000_000,
+    });
+    const next = new DelegationState({ agent: 'compat' }, 'C1', undefined, {
+      resolved: undefined as never,
+      ...state.carried(),
+    });
+    expect(next.unreachableSince).toBe(1_796_000_000_000);
   });
 
   it('keeps the chunks a failed round had received visible as text', () => {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fetchAgentCard } from '../../a2a/index.js';
 import { startDependencyCompatAgent } from '../../agents/index.js';
-import { ensurePeerToolchain, type PeerToolchainName } from '../../platform/peer-toolchains.js';
+import { ensurePeerToolchain, type PeerToolchainName } from '../../tooling/peer-toolchains.js';
 import { packageRoot } from '../../platform/paths.js';
 
 export type PeerName = 'js' | PeerToolchainName;

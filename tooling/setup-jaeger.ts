@@ -1,5 +1,5 @@
 /** `npm run setup:jaeger` (run by `npm run test:ui`): builds the trace viewer's Jaeger once (see jaeger.ts) and says how long it took. */
-import { ensureJaeger, JAEGER_VERSION } from './jaeger.js';
+import { ensureJaeger, JAEGER_VERSION } from '../platform/jaeger.js';
 
 try {
   const started = Date.now();

@@ -8,8 +8,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { firstCommand, firstLine, run } from './commands.js';
-import { cacheDir, packageRoot } from './paths.js';
+import { firstCommand, firstLine, run } from '../platform/commands.js';
+import { cacheDir, packageRoot } from '../platform/paths.js';
 
 export type PeerToolchainName = 'python' | 'go';
 

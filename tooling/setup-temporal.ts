@@ -1,5 +1,5 @@
 /** `npm run setup:temporal`: obtains the temporal CLI (see temporal-cli.ts) and says how. */
-import { ensureTemporalCli } from './temporal-cli.js';
+import { ensureTemporalCli } from '../platform/temporal-cli.js';
 
 try {
   const started = Date.now();

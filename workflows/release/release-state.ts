@@ -11,8 +11,10 @@ import type {
   ReleaseAnswerReceipt,
   ReleaseDelegation,
   ReleaseInput,
+  ReleaseOutcome,
   ReleasePhase,
   ReleaseQuestion,
+  ReleaseReport,
   ReleaseStatus,
 } from '../../contract/release-types.js';
 
@@ -133,6 +135,55 @@ export class ReleaseState {
     const row = this.status.delegations.find((d) => d.workflowId === receipt.workflowId);
     if (row) row.question = undefined;
     this.refreshQuestions();
+  }
+
+  /**
+   * Routes an answer that passed {@link answerRejection}: its receipt, recorded at once so that a
+   * second answer cannot go to the same question, and whether it still has to be forwarded to
+   * the delegation (not when the answer id was seen before: it gets its first receipt).
+   */
+  relay(answer: AnswerInput, answerId: string): { receipt: ReleaseAnswerReceipt; forward: boolean } {
+    const known = this.receiptFor(answerId);
+    if (known) return { receipt: known, forward: false };
+    const question = this.route(answer)!;
+    const receipt: ReleaseAnswerReceipt = {
+      label: question.label,
+      workflowId: question.workflowId,
+      taskId: question.taskId,
+      ...(question.id ? { questionId: question.id } : {}),
+      answerId,
+    };
+    this.answered(receipt);
+    return { receipt, forward: true };
+  }
+
+  /** The report is ready (built from the delegations' outcomes). */
+  reported(report: ReleaseReport): void {
+    this.status.report = report;
+  }
+
+  /** A person decided (call after {@link decisionRejection} said yes); `at`: workflow time. */
+  decide(outcome: Decision['outcome'], input: DecisionInput, at: string): Decision {
+    this.status.decision = { outcome, by: input.by.trim(), reason: input.reason?.trim() || undefined, at };
+    return this.status.decision;
+  }
+
+  /** Nobody decided within the approval deadline: the release is rejected. */
+  decisionTimedOut(approvalTimeout: string, at: string): Decision {
+    this.status.decision = {
+      outcome: 'rejected',
+      by: 'approval deadline',
+      reason: `no decision within ${approvalTimeout}`,
+      at,
+    };
+    return this.status.decision;
+  }
+
+  /** How the release ended, and why. */
+  finished(outcome: ReleaseOutcome, reason: string | undefined): void {
+    this.setPhase(outcome);
+    this.status.outcome = outcome;
+    this.status.reason = reason;
   }
 
   /** Why a decision cannot be taken now, or undefined. */

@@ -9,19 +9,16 @@ import {
   allHandlersFinished,
   CancellationScope,
   condition,
-  currentUpdateInfo,
   getExternalWorkflowHandle,
   isCancellation,
-  log,
   setHandler,
-  uuid4,
   workflowInfo,
   type ChildWorkflowHandle,
 } from '@temporalio/workflow';
 import type { Part, TaskState } from '../../a2a/index.js';
 import type { delegate } from '../delegate/delegate.js';
 import { startDelegation } from '../delegate/child.js';
-import type { AnswerInput, DelegateInput, DelegateResult } from '../../contract/delegation-types.js';
+import type { DelegateInput, DelegateResult } from '../../contract/delegation-types.js';
 import {
   answerSignal,
   approveUpdate,
@@ -38,11 +35,11 @@ import type {
   CheckSpec,
   Decision,
   DecisionInput,
-  ReleaseAnswerReceipt,
   ReleaseInput,
   ReleaseOutcome,
   ReleaseResult,
 } from '../../contract/release-types.js';
+import { handleAnswers } from '../answer-handlers.js';
 import { ReleasePublisher } from './release-ui.js';
 
 /** The text of the follow-up that turns the analysis into a sorted list of fix suggestions. */
@@ -61,46 +58,27 @@ export async function release(input: ReleaseInput): Promise<ReleaseResult> {
     state.onNotice(notice);
     publish();
   });
-  const relay = async (answer: AnswerInput, answerId: string): Promise<ReleaseAnswerReceipt> => {
-    const known = state.receiptFor(answerId);
-    if (known) return known;
-    const question = state.route(answer)!;
-    const receipt = {
-      label: question.label,
-      workflowId: question.workflowId,
-      taskId: question.taskId,
-      ...(question.id ? { questionId: question.id } : {}),
-      answerId,
-    };
-    state.answered(receipt); // before the await: a second answer cannot be routed to the same question
-    publish();
-    await getExternalWorkflowHandle(question.workflowId).signal(answerSignal, {
-      text: answer.text,
-      parts: answer.parts,
-      taskId: question.taskId,
-      ...(question.id ? { questionId: question.id } : {}),
-      answerId,
-      ...(answer.by ? { by: answer.by } : {}),
-    });
-    return receipt;
-  };
-  setHandler(releaseAnswerUpdate, (answer) => relay(answer, answer.answerId ?? currentUpdateInfo()?.id ?? uuid4()), {
-    validator: (answer) => rejectWith(state.answerRejection(answer)),
-  });
-  setHandler(answerSignal, async (answer) => {
-    const why = state.answerRejection(answer);
-    if (why) return log.warn('answer signal ignored', { reason: why });
-    await relay(answer, answer.answerId ?? uuid4());
+  handleAnswers(releaseAnswerUpdate, {
+    rejectionOf: (answer) => state.answerRejection(answer),
+    async take(answer, answerId) {
+      const { receipt, forward } = state.relay(answer, answerId);
+      if (!forward) return receipt;
+      publish();
+      await getExternalWorkflowHandle(receipt.workflowId).signal(answerSignal, {
+        text: answer.text,
+        parts: answer.parts,
+        taskId: receipt.taskId,
+        ...(receipt.questionId ? { questionId: receipt.questionId } : {}),
+        answerId,
+        ...(answer.by ? { by: answer.by } : {}),
+      });
+      return receipt;
+    },
   });
   const decide = (outcome: Decision['outcome']) => (input: DecisionInput) => {
-    state.status.decision = {
-      outcome,
-      by: input.by.trim(),
-      reason: input.reason?.trim() || undefined,
-      at: new Date().toISOString(),
-    };
+    const decision = state.decide(outcome, input, new Date().toISOString());
     publish();
-    return state.status.decision;
+    return decision;
   };
   setHandler(approveUpdate, decide('approved'), {
     validator: (d) => rejectWith(state.decisionRejection('approved', d)),
@@ -135,7 +113,7 @@ export async function release(input: ReleaseInput): Promise<ReleaseResult> {
       sorted = await follow(child, spec);
     }
     const checks = await Promise.all(outcomes.slice(1));
-    state.status.report = buildReleaseReport(input, analysis, sorted, checks);
+    state.reported(buildReleaseReport(input, analysis, sorted, checks));
 
     if (!analysis.result) {
       return await finish(
@@ -148,15 +126,9 @@ export async function release(input: ReleaseInput): Promise<ReleaseResult> {
     const decided = approvalTimeoutMs
       ? await condition(() => state.status.decision !== undefined, approvalTimeoutMs)
       : await condition(() => state.status.decision !== undefined).then(() => true);
-    if (!decided) {
-      state.status.decision = {
-        outcome: 'rejected',
-        by: 'approval deadline',
-        reason: `no decision within ${String(input.approvalTimeout)}`,
-        at: new Date().toISOString(),
-      };
-    }
-    const decision = state.status.decision!;
+    const decision = decided
+      ? state.status.decision!
+      : state.decisionTimedOut(String(input.approvalTimeout), new Date().toISOString());
     return await finish(decision.outcome, decision.reason);
   } catch (err) {
     if (isCancellation(err)) {
@@ -199,9 +171,7 @@ export async function release(input: ReleaseInput): Promise<ReleaseResult> {
   }
 
   async function finish(outcome: ReleaseOutcome, reason?: string): Promise<ReleaseResult> {
-    state.setPhase(outcome);
-    state.status.outcome = outcome;
-    state.status.reason = reason;
+    state.finished(outcome, reason);
     publish();
     await condition(allHandlersFinished);
     const { service, fromVersion, toVersion, decision, report } = state.status;

@@ -68,13 +68,17 @@ describe('ReleaseState', () => {
     expect(s.status.phase).toBe('waiting-for-input');
   });
 
-  it('gives a repeated answer id its first receipt', () => {
+  it('relays an answer once: a repeated answer id gets its first receipt and is not forwarded again', () => {
     const s = state();
     s.onNotice(asking('compat', 'T1', 'Which Node.js version?'));
-    const receipt = { label: 'compat', workflowId: 'rel-1/compat', taskId: 'T1', answerId: 'a1' };
-    s.answered(receipt);
+    const first = s.relay({ text: '24' }, 'a1');
+    expect(first).toEqual({
+      receipt: { label: 'compat', workflowId: 'rel-1/compat', taskId: 'T1', answerId: 'a1' },
+      forward: true,
+    });
+    expect(s.status.questions).toEqual([]);
     expect(s.answerRejection({ text: '24', answerId: 'a1' })).toBeUndefined();
-    expect(s.receiptFor('a1')).toEqual(receipt);
+    expect(s.relay({ text: '24' }, 'a1')).toEqual({ receipt: first.receipt, forward: false });
   });
 
   it('accepts a decision only while awaiting approval, and a rejection only with a reason', () => {
@@ -84,9 +88,32 @@ describe('ReleaseState', () => {
     expect(s.decisionRejection('approved', { by: ' ' })).toMatch(/Say who decides/);
     expect(s.decisionRejection('rejected', { by: 'ana' })).toMatch(/needs a reason/);
     expect(s.decisionRejection('approved', { by: 'ana' })).toBeUndefined();
-    s.status.decision = { outcome: 'approved', by: 'ana', at: 'now' };
+    expect(s.decide('approved', { by: ' ana ', reason: ' ' }, 'now')).toEqual({
+      outcome: 'approved',
+      by: 'ana',
+      at: 'now',
+    });
     expect(s.decisionRejection('rejected', { by: 'ben', reason: 'no' })).toBe(
       'Release rel-1 was already approved by ana; nothing changed.',
     );
+  });
+
+  it('is rejected by the approval deadline, and says how it finished', () => {
+    const s = state();
+    s.setPhase('awaiting-approval');
+    const decision = s.decisionTimedOut('2 days', 'now');
+    expect(decision).toEqual({
+      outcome: 'rejected',
+      by: 'approval deadline',
+      reason: 'no decision within 2 days',
+      at: 'now',
+    });
+    s.finished(decision.outcome, decision.reason);
+    expect(s.status).toMatchObject({
+      phase: 'rejected',
+      outcome: 'rejected',
+      reason: 'no decision within 2 days',
+      decision,
+    });
   });
 });

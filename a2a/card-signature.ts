@@ -13,6 +13,7 @@ import type { KeyObject } from 'node:crypto';
 import type { ErrorContext } from './errors.js';
 import { CardSignatureError } from './security-errors.js';
 import type { AgentCard } from './schemas/agent-card.js';
+import { isRecord } from './json-record.js';
 
 // The package is CommonJS (`module.exports = serialize`): its default import is the function.
 const canonicalize = canonicalizeModule as unknown as (input: unknown) => string | undefined;
@@ -64,10 +65,6 @@ export async function verifyCardSignature(
     }
   }
   throw new CardSignatureError({ ...ctx, problem: 'invalid', why: last });
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -30,10 +30,10 @@ async function floodUntilContinued(
   signal: () => Promise<void>,
 ): Promise<ResumeState> {
   const first = temporal.client().workflow.getHandle(handle.workflowId, handle.firstExecutionRunId);
-  for (let sentSignals = 0; (await first.describe()).status.name === 'RUNNING'; sentSignals += 10) {
+  for (let sentSignals = 0; (await first.describe()).status.name === 'RUNNING'; sentSignals += 25) {
     expect(sentSignals, 'signals before the run continued as new').toBeLessThan(200);
-    // Ten at a time; the last may find the workflow done: the next run can end before the loop looks again.
-    await Promise.all(Array.from({ length: 10 }, () => signal().catch((err: unknown) => err)));
+    // A batch at a time; the last may find the workflow done: the next run can end before the loop looks again.
+    await Promise.all(Array.from({ length: 25 }, () => signal().catch((err: unknown) => err)));
   }
   expect((await first.describe()).status.name).toBe('CONTINUED_AS_NEW');
   const history = await temporal.client().workflow.getHandle(handle.workflowId).fetchHistory();

@@ -16,7 +16,7 @@ import {
   type PendingQuestion,
 } from '../../contract/index.js';
 import { waitFor } from '../helpers/wait.js';
-import { outcome, resolved, sent, task, TASK_ID, turn } from './scripted-agent.js';
+import { heldUntilReleased, outcome, resolved, sent, task, TASK_ID, turn } from './scripted-agent.js';
 import { useScriptedWorker } from './support.js';
 
 const temporal = useScriptedWorker('time-skipping');
@@ -75,6 +75,8 @@ describe('delegate', () => {
   });
 
   it('goes on when the agent resumes an auth question by itself; its next question is q2', async () => {
+    // Watched while the auth question waits: authorized out of band, the agent asks the next question.
+    const resumed = heldUntilReleased(outcome('input-required', nodeQuestion));
     const { handle, agent } = await temporal.start('delegate', { ...request, mode: 'poll' }, [
       { call: 'a2a.resolveAgent', answer: resolved('poll') },
       { call: 'a2a.sendMessage', answer: sent() },
@@ -82,12 +84,12 @@ describe('delegate', () => {
         call: 'a2a.trackTask',
         answer: outcome('auth-required', { text: 'Grant registry access', messageId: 'm-auth' }),
       },
-      // Watched while the auth question waits: authorized out of band, the agent asks the next question.
-      { call: 'a2a.trackTask', answer: outcome('input-required', nodeQuestion) },
+      { call: 'a2a.trackTask', answer: resumed.answer },
       { call: 'a2a.sendMessage', answer: sent() },
       { call: 'a2a.trackTask', answer: outcome('completed') },
     ]);
     expect(await questionOf(handle, 'q1')).toMatchObject({ state: 'TASK_STATE_AUTH_REQUIRED' });
+    resumed.release();
     expect(await questionOf(handle, 'q2')).toMatchObject({ state: 'TASK_STATE_INPUT_REQUIRED' });
     await handle.executeUpdate(answerUpdate, { args: [{ text: 'Node.js 24', questionId: 'q2' }] });
     expect(await handle.result()).toMatchObject({ state: 'TASK_STATE_COMPLETED', rounds: 1 });

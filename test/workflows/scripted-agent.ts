@@ -143,3 +143,28 @@ export function sent(decided?: TrackOutcome): Output<'a2a.sendMessage'> {
 export function turn(end: TrackOutcome): Output<'a2a.streamMessage'> {
   return { kind: 'task', ...end };
 }
+
+/**
+ * An answer held back until the test releases it: the activity heartbeats meanwhile (as a real
+ * tracking round does while the agent is silent), so the test can look at what the workflow shows
+ * before the agent moves on, without guessing how long that takes.
+ */
+export function heldUntilReleased<T>(answer: T): { answer: () => Promise<T>; release: () => void } {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  return {
+    async answer() {
+      for (let done = false; !done;) {
+        Context.current().heartbeat();
+        done = await Promise.race([
+          released.then(() => true),
+          Context.current()
+            .sleep(100)
+            .then(() => false),
+        ]);
+      }
+      return answer;
+    },
+    release: () => release(),
+  };
+}

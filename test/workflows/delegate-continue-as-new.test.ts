@@ -1,6 +1,6 @@
 /**
  * `delegate` continuing as new, against scripted activities on the dev server set to suggest it
- * once a run's history has 50 events (Temporal's time-skipping test server never suggests it).
+ * once a run's history has 70 events (Temporal's time-skipping test server never suggests it).
  * A delegation that waits carries everything the next run reads, and a flood of signals while it
  * waits (an answer or a push notice) cannot grow one run's history without bound.
  */
@@ -12,7 +12,7 @@ import { waitFor } from '../helpers/wait.js';
 import { CONTEXT_ID, outcome, resolved, sent, TASK_ID } from './scripted-agent.js';
 import { useScriptedWorker } from './support.js';
 
-const temporal = useScriptedWorker({ suggestContinueAsNewAfter: 50 });
+const temporal = useScriptedWorker({ suggestContinueAsNewAfter: 70 });
 
 const request: DelegateInput = { agent: 'compat', label: 'compat', text: 'Check payment-service for Node.js 24' };
 const UNREACHABLE_SINCE = 1_796_000_000_000;

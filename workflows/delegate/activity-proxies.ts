@@ -19,17 +19,7 @@ import {
   type ActivityOptions,
   type LocalActivityOptions,
 } from '@temporalio/workflow';
-import type {
-  CancelTaskInput,
-  DelegationActivities,
-  DelegationActivityName,
-  GetTaskInput,
-  PushConfigInput,
-  ResolveAgentInput,
-  SendMessageInput,
-  StreamMessageInput,
-  TrackTaskInput,
-} from '../../activities/index.js';
+import type { DelegationActivities, DelegationActivityName } from '../../activities/index.js';
 import type { TrackingSettings } from './tracking-settings.js';
 
 /** Each delegation activity by its short name, called with the summary the UI shows for it. */
@@ -67,22 +57,26 @@ export function delegationActivities(settings: TrackingSettings): DelegationActi
   const follows = proxyActivities<DelegationActivities>(follow);
   const cleanups = proxyActivities<DelegationActivities>(cleanup);
   const local = proxyLocalActivities<DelegationActivities>(resolve);
-  return {
-    resolveAgent: (input: ResolveAgentInput, summary: string) =>
-      local['a2a.resolveAgent'].executeWithOptions({ ...resolve, summary }, [input]),
-    sendMessage: (input: SendMessageInput, summary: string) =>
-      calls['a2a.sendMessage'].executeWithOptions({ ...call, summary }, [input]),
-    cancelTask: (input: CancelTaskInput, summary: string) =>
-      calls['a2a.cancelTask'].executeWithOptions({ ...call, summary }, [input]),
-    getTask: (input: GetTaskInput, summary: string) =>
-      calls['a2a.getTask'].executeWithOptions({ ...call, summary }, [input]),
-    registerPushConfig: (input: PushConfigInput, summary: string) =>
-      calls['a2a.registerPushConfig'].executeWithOptions({ ...call, summary }, [input]),
-    deletePushConfig: (input: PushConfigInput, summary: string) =>
-      cleanups['a2a.deletePushConfig'].executeWithOptions({ ...cleanup, summary }, [input]),
-    streamMessage: (input: StreamMessageInput, summary: string) =>
-      follows['a2a.streamMessage'].executeWithOptions({ ...follow, summary }, [input]),
-    trackTask: (input: TrackTaskInput, summary: string) =>
-      follows['a2a.trackTask'].executeWithOptions({ ...follow, summary }, [input]),
+  /** Each activity with the proxy and the options of its profile. */
+  const profiles: Record<DelegationActivityName, [Record<string, Proxied>, ActivityOptions | LocalActivityOptions]> = {
+    resolveAgent: [local, resolve],
+    sendMessage: [calls, call],
+    cancelTask: [calls, call],
+    getTask: [calls, call],
+    registerPushConfig: [calls, call],
+    deletePushConfig: [cleanups, cleanup],
+    streamMessage: [follows, follow],
+    trackTask: [follows, follow],
   };
+  return Object.fromEntries(
+    Object.entries(profiles).map(([name, [proxy, options]]) => [
+      name,
+      (input: unknown, summary: string) => proxy[`a2a.${name}`]!.executeWithOptions({ ...options, summary }, [input]),
+    ]),
+  ) as DelegationActivityCalls;
+}
+
+/** A proxied activity, as the profiles table holds it (the typed view is DelegationActivityCalls). */
+interface Proxied {
+  executeWithOptions(options: ActivityOptions | LocalActivityOptions, args: [unknown]): Promise<unknown>;
 }

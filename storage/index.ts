@@ -1,0 +1,25 @@
+/**
+ * `a2a-temporal/storage`: the blob store under files and large payloads, for code OUTSIDE
+ * workflows. The store (filesystem or S3-compatible, from the A2A_BLOB_* / A2A_S3_* settings),
+ * Temporal's External Storage on it for your own clients and workers, and typed failures.
+ */
+export type { AppendSession, BlobContent, BlobReadOptions, BlobStore, ListedBlob, StoredBlob } from './blob-store.js';
+export { FsBlobStore, type FsBlobStoreOptions } from './fs-blob-store.js';
+export { S3BlobStore, type S3BlobStoreOptions } from './s3-blob-store.js';
+export { loadBlobSettings, openBlobStore, type BlobSettings, type BlobStoreConfig } from './config.js';
+export {
+  BLOB_DRIVER_NAME,
+  blobExternalStorage,
+  BlobStorageDriver,
+  blobStoragePlugin,
+  DEFAULT_THRESHOLD_BYTES,
+  type BlobStorageOptions,
+} from './temporal-storage.js';
+export {
+  AppendGapError,
+  BlobErrorCode,
+  BlobNotFoundError,
+  BlobStoreError,
+  BlobTooLargeError,
+  InvalidBlobKeyError,
+} from './errors.js';

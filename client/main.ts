@@ -8,6 +8,7 @@ import { CliError, ExitCode } from './cli-error.js';
 import { registerAgentsCommand } from './commands/agents.js';
 import { registerAnswerCommand } from './commands/answer.js';
 import { registerCancelCommand } from './commands/cancel.js';
+import { registerCodecServerCommand } from './commands/codec-server.js';
 import { registerDecideCommands } from './commands/decide.js';
 import { registerDelegateCommand } from './commands/delegate.js';
 import { registerDemoCommand } from './commands/demo.js';
@@ -28,6 +29,7 @@ const SERVICE_NAMES: Record<string, string> = {
   worker: 'a2a-temporal-worker',
   agents: 'a2a-temporal-agents',
   webhook: 'a2a-temporal-webhook',
+  'codec-server': 'a2a-temporal-codec-server',
   demo: 'a2a-temporal-demo',
 };
 
@@ -76,6 +78,7 @@ async function run(argv: string[]): Promise<number> {
   registerAgentsCommand(program);
   registerWorkerCommand(program);
   registerWebhookCommand(program);
+  registerCodecServerCommand(program);
   registerTracesCommand(program);
 
   try {

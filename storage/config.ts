@@ -77,12 +77,7 @@ export interface BlobSettings {
 
 /** @throws Error with a sentence naming the variable when the environment is invalid. */
 export function loadBlobSettings(env: NodeJS.ProcessEnv = process.env): BlobSettings {
-  const parsed = BlobEnvSchema.safeParse(env);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new Error(`Environment variable ${issue.path.join('.')} is invalid: ${issue.message}.`);
-  }
-  const e = parsed.data;
+  const e = parseEnv(BlobEnvSchema, env);
   let store: BlobStoreConfig;
   if (e.A2A_BLOB_STORE === 'fs') {
     store = { kind: 'fs', dir: e.A2A_BLOB_DIR ?? join(dataDir, 'blobs') };
@@ -106,6 +101,59 @@ export function loadBlobSettings(env: NodeJS.ProcessEnv = process.env): BlobSett
     thresholdBytes: e.A2A_BLOB_THRESHOLD_BYTES,
     maxPayloadBytes: e.A2A_BLOB_MAX_PAYLOAD_BYTES,
   };
+}
+
+const CodecEnvSchema = z.object({
+  A2A_CODEC_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
+  A2A_CODEC_HOST: z.string().min(1).default('127.0.0.1'),
+  A2A_CODEC_PORT: z.coerce.number().int().min(0).max(65535).default(8081),
+  A2A_CODEC_CORS_ORIGINS: z.string().default('http://127.0.0.1:8233,http://localhost:8233'),
+  A2A_CODEC_MAX_BODY_BYTES: positiveInt.default(8 * 1024 * 1024),
+  A2A_CODEC_ALLOW_UNAUTHENTICATED: envBool.default(false),
+});
+
+/**
+ * The codec server's settings (`a2a-temporal codec-server`):
+ *
+ * | variable | meaning | default |
+ * |---|---|---|
+ * | `A2A_CODEC_TOKEN` | the bearer token every request needs (16+ characters) | none: loopback only |
+ * | `A2A_CODEC_HOST`, `A2A_CODEC_PORT` | where it listens | `127.0.0.1`, `8081` |
+ * | `A2A_CODEC_CORS_ORIGINS` | the Web UIs' origins, comma-separated | the embedded UI's (`:8233`) |
+ * | `A2A_CODEC_MAX_BODY_BYTES` | the largest request | 8 MiB |
+ * | `A2A_CODEC_ALLOW_UNAUTHENTICATED` | no token beyond loopback (behind a proxy that authenticates) | `false` |
+ */
+export interface CodecServerSettings {
+  token?: string;
+  host: string;
+  port: number;
+  corsOrigins: string[];
+  maxBodyBytes: number;
+  allowUnauthenticated: boolean;
+}
+
+/** @throws Error with a sentence naming the variable when the environment is invalid. */
+export function loadCodecServerSettings(env: NodeJS.ProcessEnv = process.env): CodecServerSettings {
+  const e = parseEnv(CodecEnvSchema, env);
+  return {
+    ...(e.A2A_CODEC_TOKEN ? { token: e.A2A_CODEC_TOKEN } : {}),
+    host: e.A2A_CODEC_HOST,
+    port: e.A2A_CODEC_PORT,
+    corsOrigins: e.A2A_CODEC_CORS_ORIGINS.split(',')
+      .map((o) => o.trim().replace(/\/+$/, ''))
+      .filter(Boolean),
+    maxBodyBytes: e.A2A_CODEC_MAX_BODY_BYTES,
+    allowUnauthenticated: e.A2A_CODEC_ALLOW_UNAUTHENTICATED,
+  };
+}
+
+function parseEnv<T extends z.ZodType>(schema: T, env: NodeJS.ProcessEnv): z.output<T> {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new Error(`Environment variable ${issue.path.join('.')} is invalid: ${issue.message}.`);
+  }
+  return parsed.data;
 }
 
 /** Opens the store a configuration names (S3: the SDK client, credentials from its chain). */

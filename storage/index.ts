@@ -6,7 +6,14 @@
 export type { AppendSession, BlobContent, BlobReadOptions, BlobStore, ListedBlob, StoredBlob } from './blob-store.js';
 export { FsBlobStore, type FsBlobStoreOptions } from './fs-blob-store.js';
 export { S3BlobStore, type S3BlobStoreOptions } from './s3-blob-store.js';
-export { loadBlobSettings, openBlobStore, type BlobSettings, type BlobStoreConfig } from './config.js';
+export {
+  loadBlobSettings,
+  loadCodecServerSettings,
+  openBlobStore,
+  type BlobSettings,
+  type BlobStoreConfig,
+  type CodecServerSettings,
+} from './config.js';
 export {
   BLOB_DRIVER_NAME,
   blobExternalStorage,
@@ -23,3 +30,11 @@ export {
   BlobTooLargeError,
   InvalidBlobKeyError,
 } from './errors.js';
+export {
+  codecHandler,
+  signedBlobPath,
+  startCodecServer,
+  type CodecServerListenOptions,
+  type CodecServerOptions,
+  type RunningCodecServer,
+} from './codec-server.js';

@@ -17,13 +17,13 @@ import {
   type StorageDriverStoreContext,
 } from '@temporalio/common';
 import { SimplePlugin } from '@temporalio/plugin';
-import { temporal } from '@temporalio/proto';
+import proto from '@temporalio/proto';
 import type { BlobStore } from './blob-store.js';
 import type { BlobSettings } from './config.js';
 import { digestOf } from './blob-key.js';
 import { BlobErrorCode, BlobStoreError } from './errors.js';
 
-const PayloadProto = temporal.api.common.v1.Payload;
+const PayloadProto = proto.temporal.api.common.v1.Payload;
 
 /**
  * The driver's name, written into every claim (Temporal routes a claim to the driver of that

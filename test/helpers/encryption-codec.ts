@@ -5,10 +5,15 @@
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import type { Payload, PayloadCodec } from '@temporalio/common';
-import { temporal } from '@temporalio/proto';
+import { Client } from '@temporalio/client';
+import proto from '@temporalio/proto';
+import type { Worker } from '@temporalio/worker';
+import type { BlobStore } from '../../storage/blob-store.js';
+import { blobStoragePlugin } from '../../storage/temporal-storage.js';
+import type { useTemporal } from './temporal.js';
 
 const ENCODING = 'binary/encrypted';
-const PayloadProto = temporal.api.common.v1.Payload;
+const PayloadProto = proto.temporal.api.common.v1.Payload;
 
 export class AesGcmCodec implements PayloadCodec {
   private readonly key: Buffer;
@@ -42,4 +47,30 @@ export class AesGcmCodec implements PayloadCodec {
       return PayloadProto.decode(plain) as Payload;
     });
   }
+}
+
+/**
+ * A client and a worker (running `largeRoundTrip`'s `shout` activity) of a user who encrypts
+ * with `codec` and keeps large payloads in `store`: both set up alike, as they must be.
+ */
+export async function encryptedStack(
+  temporalTest: ReturnType<typeof useTemporal>,
+  store: BlobStore,
+  codec: PayloadCodec,
+  taskQueue: string,
+): Promise<{ base: Client; client: Client; worker: Worker }> {
+  const base = await temporalTest.client();
+  const client = new Client({
+    connection: base.connection,
+    namespace: temporalTest.server.namespace,
+    dataConverter: { payloadCodecs: [codec] },
+    plugins: [blobStoragePlugin({ store })],
+  });
+  const worker = await temporalTest.worker({
+    taskQueue,
+    dataConverter: { payloadCodecs: [codec] },
+    plugins: [blobStoragePlugin({ store })],
+    activities: { shout: async (text: string) => text.toUpperCase() },
+  });
+  return { base, client, worker };
 }

@@ -6,20 +6,19 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@temporalio/client';
 import { afterAll, describe, expect, it } from 'vitest';
-import { temporal } from '@temporalio/proto';
+import proto from '@temporalio/proto';
 import { FsBlobStore } from '../../../storage/fs-blob-store.js';
 import { readBlob } from '../../../storage/blob-store.js';
-import { blobStoragePlugin, BLOB_DRIVER_NAME } from '../../../storage/temporal-storage.js';
-import { AesGcmCodec } from '../../helpers/encryption-codec.js';
+import { BLOB_DRIVER_NAME } from '../../../storage/temporal-storage.js';
+import { AesGcmCodec, encryptedStack } from '../../helpers/encryption-codec.js';
 import { uniqueTaskQueue, useTemporal } from '../../helpers/temporal.js';
 
 const temporalTest = useTemporal();
 const root = mkdtempSync(join(tmpdir(), 'a2a-extstore-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const PayloadProto = temporal.api.common.v1.Payload;
+const PayloadProto = proto.temporal.api.common.v1.Payload;
 const REFERENCE_TYPE = 'temporal.api.sdk.v1.ExternalStorageReference';
 
 function metadata(payload: { metadata?: Record<string, Uint8Array> | null } | null | undefined, key: string): string {
@@ -31,19 +30,7 @@ describe('External Storage on the blob store', () => {
     const store = new FsBlobStore({ dir: join(root, 'blobs') });
     const codec = new AesGcmCodec('the user’s passphrase');
     const taskQueue = uniqueTaskQueue('extstore');
-    const base = await temporalTest.client();
-    const client = new Client({
-      connection: base.connection,
-      namespace: temporalTest.server.namespace,
-      dataConverter: { payloadCodecs: [codec] },
-      plugins: [blobStoragePlugin({ store })],
-    });
-    const worker = await temporalTest.worker({
-      taskQueue,
-      dataConverter: { payloadCodecs: [codec] },
-      plugins: [blobStoragePlugin({ store })],
-      activities: { shout: async (text: string) => text.toUpperCase() },
-    });
+    const { base, client, worker } = await encryptedStack(temporalTest, store, codec, taskQueue);
     const text = `plaintext-marker ${'artifact bytes '.repeat(30_000)}`; // 450 KB: above 256 KiB
     const handle = await worker.runUntil(async () => {
       const started = await client.workflow.start('largeRoundTrip', { taskQueue, workflowId: taskQueue, args: [text] });

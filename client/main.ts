@@ -7,6 +7,7 @@ import { Command, CommanderError } from 'commander';
 import { CliError, ExitCode } from './cli-error.js';
 import { registerAgentsCommand } from './commands/agents.js';
 import { registerAnswerCommand } from './commands/answer.js';
+import { registerArtifactsCommand } from './commands/artifacts.js';
 import { registerCancelCommand } from './commands/cancel.js';
 import { registerCodecServerCommand } from './commands/codec-server.js';
 import { registerDecideCommands } from './commands/decide.js';
@@ -71,6 +72,7 @@ async function run(argv: string[]): Promise<number> {
   registerDecideCommands(program);
   registerStatusCommand(program);
   registerWatchCommand(program);
+  registerArtifactsCommand(program);
   registerListCommand(program);
   registerCancelCommand(program);
   registerServerCommand(program);

@@ -30,6 +30,8 @@ export {
   BlobTooLargeError,
   InvalidBlobKeyError,
 } from './errors.js';
+export { readArtifact, type ReadArtifactOptions } from './read-artifact.js';
+export type { ArtifactRef } from '../contract/artifact-ref.js';
 export {
   codecHandler,
   signedBlobPath,

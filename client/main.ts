@@ -8,6 +8,7 @@ import { CliError, ExitCode } from './cli-error.js';
 import { registerAgentsCommand } from './commands/agents.js';
 import { registerAnswerCommand } from './commands/answer.js';
 import { registerArtifactsCommand } from './commands/artifacts.js';
+import { registerBlobsCommand } from './commands/blobs.js';
 import { registerCancelCommand } from './commands/cancel.js';
 import { registerCodecServerCommand } from './commands/codec-server.js';
 import { registerDecideCommands } from './commands/decide.js';
@@ -73,6 +74,7 @@ async function run(argv: string[]): Promise<number> {
   registerStatusCommand(program);
   registerWatchCommand(program);
   registerArtifactsCommand(program);
+  registerBlobsCommand(program);
   registerListCommand(program);
   registerCancelCommand(program);
   registerServerCommand(program);

@@ -8,6 +8,8 @@
  * of one blob may race: the key names the content, so whichever lands, it is the same bytes.
  */
 
+import type { BlobReference, MetaObjects } from './references.js';
+
 /** What the store says about one blob. */
 export interface StoredBlob {
   /** `sha256:<hex>`: what a reference keeps. */
@@ -29,6 +31,12 @@ export interface ListedBlob {
 /** Bytes to store: one buffer, or a stream of chunks (a Node `Readable` is one). */
 export type BlobContent = Uint8Array | AsyncIterable<Uint8Array>;
 
+export interface BlobWriteOptions {
+  signal?: AbortSignal;
+  /** The workflow that will hold the blob (recorded before the blob is written). */
+  reference?: BlobReference;
+}
+
 export interface BlobReadOptions {
   signal?: AbortSignal;
   /** Refuse a blob larger than this many bytes (checked before anything is read). */
@@ -40,8 +48,11 @@ export interface BlobStore {
   readonly kind: string;
   /** Where it stores, for messages (a folder, `s3://bucket/prefix`); no credentials. */
   readonly location: string;
-  /** Stores `content` under its SHA-256 and says where; storing the same bytes again is a no-op. */
-  put(content: BlobContent, options?: { signal?: AbortSignal }): Promise<StoredBlob>;
+  /**
+   * Stores `content` under its SHA-256 and says where; storing the same bytes again stores
+   * nothing new. `reference` names the workflow that will hold it (what retention keeps it for).
+   */
+  put(content: BlobContent, options?: BlobWriteOptions): Promise<StoredBlob>;
   /**
    * The blob's bytes as a stream of chunks.
    * @throws BlobNotFoundError naming the key when there is none; InvalidBlobKeyError for a malformed key.
@@ -57,7 +68,15 @@ export interface BlobStore {
    * The append session of `sessionId` (any string: a workflow and artifact id, say): created on
    * first use, found again by the same id after a crash.
    */
-  appendSession(sessionId: string): Promise<AppendSession>;
+  appendSession(sessionId: string, options?: { reference?: BlobReference }): Promise<AppendSession>;
+  /**
+   * Records that `reference` holds the blob too: for a result that carries a reference into
+   * another workflow (a release's report linking a delegation's file), so retention keeps the
+   * blob as long as that workflow too.
+   */
+  addReference(key: string, reference: BlobReference): Promise<void>;
+  /** The reference index and removal locks (storage/references.ts), beside the blobs. */
+  readonly meta: MetaObjects;
   /** Append sessions untouched since `before` are abandoned (their writer died for good): removes them, says how many. */
   removeStaleSessions(before: Date): Promise<number>;
   /** Releases connections (S3); the store is unusable afterwards. */

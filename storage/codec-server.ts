@@ -139,42 +139,44 @@ export function codecHandler(options: CodecServerOptions): (req: IncomingMessage
     return PayloadProto.decode(await readVerified(options.store, key, maxPayloadBytes)) as Payload;
   };
 
-  const routes: Record<string, (payloads: Payload[], query: URLSearchParams) => Promise<Payload[]>> = {
-    async decode(payloads, query) {
-      const preserve = query.get('preserveStorageRefs')?.toLowerCase() === 'true';
-      const budget = { left: maxPayloadBytes };
-      const resolved = await Promise.all(
-        payloads.map(async (p) => (!preserve && isStorageReference(p) ? ((await retrieve(p, budget)) ?? p) : p)),
-      );
-      return decodeNonReferences(resolved, decodeAll);
-    },
-    async download(payloads) {
-      if (!payloads.every(isStorageReference)) throw new HttpError(400, 'All payloads must be storage references.');
-      const budget = { left: maxPayloadBytes };
-      const retrieved: Payload[] = [];
-      for (const payload of payloads) {
-        const got = await retrieve(payload, budget);
-        if (!got)
-          throw new HttpError(
-            413,
-            `The payloads add up to more than ${maxPayloadBytes} bytes; download fewer at once.`,
-          );
-        retrieved.push(got);
-      }
-      return decodeAll(retrieved);
-    },
-    async encode(payloads) {
-      const encoded = await encodeAll(payloads);
-      return Promise.all(
-        encoded.map(async (payload) => {
-          const bytes = PayloadProto.encode(payload).finish();
-          if (bytes.length < threshold) return payload;
-          const blob = await options.store.put(bytes);
-          return storageReferencePayload(BLOB_DRIVER_NAME, blob.key, bytes.length);
-        }),
-      );
-    },
-  };
+  const routes: Record<string, (payloads: Payload[], query: URLSearchParams, namespace: string) => Promise<Payload[]>> =
+    {
+      async decode(payloads, query) {
+        const preserve = query.get('preserveStorageRefs')?.toLowerCase() === 'true';
+        const budget = { left: maxPayloadBytes };
+        const resolved = await Promise.all(
+          payloads.map(async (p) => (!preserve && isStorageReference(p) ? ((await retrieve(p, budget)) ?? p) : p)),
+        );
+        return decodeNonReferences(resolved, decodeAll);
+      },
+      async download(payloads) {
+        if (!payloads.every(isStorageReference)) throw new HttpError(400, 'All payloads must be storage references.');
+        const budget = { left: maxPayloadBytes };
+        const retrieved: Payload[] = [];
+        for (const payload of payloads) {
+          const got = await retrieve(payload, budget);
+          if (!got)
+            throw new HttpError(
+              413,
+              `The payloads add up to more than ${maxPayloadBytes} bytes; download fewer at once.`,
+            );
+          retrieved.push(got);
+        }
+        return decodeAll(retrieved);
+      },
+      async encode(payloads, _query, namespace) {
+        const encoded = await encodeAll(payloads);
+        return Promise.all(
+          encoded.map(async (payload) => {
+            const bytes = PayloadProto.encode(payload).finish();
+            if (bytes.length < threshold) return payload;
+            // The workflow this input is for is not known here: retention keeps it for the untracked TTL.
+            const blob = await options.store.put(bytes, { reference: { namespace } });
+            return storageReferencePayload(BLOB_DRIVER_NAME, blob.key, bytes.length);
+          }),
+        );
+      },
+    };
 
   const authorized = (req: IncomingMessage, pathToken: string | undefined, url: URL): boolean => {
     if (token === undefined) return true;
@@ -233,7 +235,8 @@ export function codecHandler(options: CodecServerOptions): (req: IncomingMessage
       } catch {
         throw new HttpError(400, 'The body is not {"payloads":[…]} in protobuf JSON.');
       }
-      const out = await routes[route]!(parsed.payloads.map(fromWire), url.searchParams);
+      const namespace = String(req.headers['x-namespace'] ?? '').slice(0, 256);
+      const out = await routes[route]!(parsed.payloads.map(fromWire), url.searchParams, namespace);
       res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ payloads: out.map(toWire) }));
     })().catch((err: unknown) => {
       const [status, message] =

@@ -5,6 +5,7 @@
  * sha256/ab/ab12…   one file per blob, named by its SHA-256
  * tmp/              writes in progress (renamed into sha256/ when complete)
  * sessions/<name>   append sessions: `.part` (the bytes so far), `.done` (the blob it became)
+ * meta/              the reference index and removal locks (references.ts)
  * ```
  *
  * A blob appears by an atomic rename of a complete file, so a reader never sees half a blob and
@@ -13,8 +14,17 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import type { AppendSession, BlobContent, BlobReadOptions, BlobStore, ListedBlob, StoredBlob } from './blob-store.js';
+import { dirname, join } from 'node:path';
+import type {
+  AppendSession,
+  BlobContent,
+  BlobReadOptions,
+  BlobStore,
+  BlobWriteOptions,
+  ListedBlob,
+  StoredBlob,
+} from './blob-store.js';
+import { protectBlob, type BlobReference, type MetaObjects } from './references.js';
 import { blobKey, digestOf, sessionName } from './blob-key.js';
 import { AppendGapError, BlobNotFoundError, BlobTooLargeError, unavailable } from './errors.js';
 
@@ -26,14 +36,16 @@ export interface FsBlobStoreOptions {
 export class FsBlobStore implements BlobStore {
   readonly kind = 'fs';
   readonly location: string;
+  readonly meta: MetaObjects;
   private readonly dir: string;
 
   constructor(options: FsBlobStoreOptions) {
     this.dir = options.dir;
     this.location = options.dir;
+    this.meta = new FsMetaObjects(join(options.dir, 'meta'));
   }
 
-  async put(content: BlobContent, options: { signal?: AbortSignal } = {}): Promise<StoredBlob> {
+  async put(content: BlobContent, options: BlobWriteOptions = {}): Promise<StoredBlob> {
     const tmpDir = join(this.dir, 'tmp');
     const tmp = join(tmpDir, randomUUID());
     try {
@@ -53,6 +65,7 @@ export class FsBlobStore implements BlobStore {
         await file.close();
       }
       const sha256 = hash.digest('hex');
+      await protectBlob(this.meta, sha256, options.reference, options.signal);
       await this.place(tmp, sha256);
       return { key: blobKey(sha256), sha256, size };
     } catch (err) {
@@ -111,10 +124,14 @@ export class FsBlobStore implements BlobStore {
     }
   }
 
-  async appendSession(sessionId: string): Promise<AppendSession> {
+  async appendSession(sessionId: string, options: { reference?: BlobReference } = {}): Promise<AppendSession> {
     const dir = join(this.dir, 'sessions');
     await mkdir(dir, { recursive: true });
-    return new FsAppendSession(this, sessionId, join(dir, sessionName(sessionId)));
+    return new FsAppendSession(this, sessionId, join(dir, sessionName(sessionId)), options.reference);
+  }
+
+  async addReference(key: string, reference: BlobReference): Promise<void> {
+    await protectBlob(this.meta, digestOf(key), reference);
   }
 
   async removeStaleSessions(before: Date): Promise<number> {
@@ -159,6 +176,7 @@ class FsAppendSession implements AppendSession {
     private readonly store: FsBlobStore,
     readonly sessionId: string,
     base: string,
+    private readonly reference: BlobReference | undefined,
   ) {
     this.part = `${base}.part`;
     this.done = `${base}.done`;
@@ -194,7 +212,10 @@ class FsAppendSession implements AppendSession {
     const finished = await this.record();
     if (finished) {
       // A crash between the record and the move: finish the move.
-      if (await exists(this.part)) await this.store.place(this.part, finished.sha256);
+      if (await exists(this.part)) {
+        await protectBlob(this.store.meta, finished.sha256, this.reference);
+        await this.store.place(this.part, finished.sha256);
+      }
       return finished;
     }
     try {
@@ -213,6 +234,7 @@ class FsAppendSession implements AppendSession {
       const tmp = `${this.done}.${randomUUID()}`;
       await writeFile(tmp, JSON.stringify(blob));
       await rename(tmp, this.done);
+      await protectBlob(this.store.meta, sha256, this.reference);
       await this.store.place(this.part, sha256);
       return blob;
     } catch (err) {
@@ -228,6 +250,61 @@ class FsAppendSession implements AppendSession {
   private async record(): Promise<StoredBlob | undefined> {
     const text = await readFile(this.done, 'utf8').catch(() => undefined);
     return text === undefined ? undefined : (JSON.parse(text) as StoredBlob);
+  }
+}
+
+/** Meta objects as files under `root` (written whole by rename, so a reader never sees half of one). */
+class FsMetaObjects implements MetaObjects {
+  constructor(private readonly root: string) {}
+
+  async write(path: string, body: string, options: { exclusive?: boolean } = {}): Promise<boolean> {
+    const target = join(this.root, path);
+    await mkdir(dirname(target), { recursive: true });
+    if (options.exclusive) {
+      try {
+        await writeFile(target, body, { flag: 'wx' });
+        return true;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+        throw err;
+      }
+    }
+    const tmp = `${target}.${randomUUID()}.tmp`;
+    await writeFile(tmp, body);
+    await rename(tmp, target);
+    return true;
+  }
+
+  async *list(prefix: string): AsyncIterable<{ path: string; modifiedAt: Date }> {
+    const walk = async function* (dir: string, rel: string): AsyncIterable<{ path: string; modifiedAt: Date }> {
+      for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
+        const path = rel ? `${rel}/${entry.name}` : entry.name;
+        if (entry.isDirectory()) yield* walk(join(dir, entry.name), path);
+        else if (!entry.name.endsWith('.tmp')) {
+          const info = await stat(join(dir, entry.name)).catch(() => undefined);
+          if (info) yield { path, modifiedAt: info.mtime };
+        }
+      }
+    };
+    const folder = prefix.endsWith('/') ? prefix.slice(0, -1) : dirname(prefix);
+    for await (const entry of walk(join(this.root, folder), folder === '.' ? '' : folder)) {
+      if (entry.path.startsWith(prefix)) yield entry;
+    }
+  }
+
+  async read(path: string): Promise<{ body: string; modifiedAt: Date } | undefined> {
+    const target = join(this.root, path);
+    try {
+      const [body, info] = await Promise.all([readFile(target, 'utf8'), stat(target)]);
+      return { body, modifiedAt: info.mtime };
+    } catch (err) {
+      if (isMissing(err)) return undefined;
+      throw err;
+    }
+  }
+
+  async remove(path: string): Promise<void> {
+    await rm(join(this.root, path), { force: true });
   }
 }
 

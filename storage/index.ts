@@ -3,7 +3,23 @@
  * workflows. The store (filesystem or S3-compatible, from the A2A_BLOB_* / A2A_S3_* settings),
  * Temporal's External Storage on it for your own clients and workers, and typed failures.
  */
-export type { AppendSession, BlobContent, BlobReadOptions, BlobStore, ListedBlob, StoredBlob } from './blob-store.js';
+export type {
+  AppendSession,
+  BlobContent,
+  BlobReadOptions,
+  BlobStore,
+  BlobWriteOptions,
+  ListedBlob,
+  StoredBlob,
+} from './blob-store.js';
+export type { BlobReference, MetaObjects } from './references.js';
+export {
+  collectGarbage,
+  temporalLiveness,
+  type RetentionOptions,
+  type RetentionReport,
+  type WorkflowLiveness,
+} from './retention.js';
 export { FsBlobStore, type FsBlobStoreOptions } from './fs-blob-store.js';
 export { S3BlobStore, type S3BlobStoreOptions } from './s3-blob-store.js';
 export {

@@ -8,6 +8,7 @@
  * <prefix>tmp/<uuid>                a large put in progress (copied to its hash key when complete)
  * <prefix>sessions/<name>           an append session: a multipart upload while it runs
  * <prefix>sessions/<name>.done      the blob a finalized session became
+ * <prefix>meta/                     the reference index and removal locks (references.ts)
  * ```
  *
  * Small blobs (up to one part) are buffered and put straight to their hash key with
@@ -35,7 +36,16 @@ import {
   type CompletedPart,
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
-import type { AppendSession, BlobContent, BlobReadOptions, BlobStore, ListedBlob, StoredBlob } from './blob-store.js';
+import type {
+  AppendSession,
+  BlobContent,
+  BlobReadOptions,
+  BlobStore,
+  BlobWriteOptions,
+  ListedBlob,
+  StoredBlob,
+} from './blob-store.js';
+import { protectBlob, type BlobReference, type MetaObjects } from './references.js';
 import { blobKey, digestOf, sessionName } from './blob-key.js';
 import { AppendGapError, BlobNotFoundError, BlobTooLargeError, unavailable } from './errors.js';
 
@@ -59,6 +69,7 @@ export class S3BlobStore implements BlobStore {
   readonly prefix: string;
   readonly partSize: number;
   readonly client: S3Client;
+  readonly meta: MetaObjects;
 
   constructor(options: S3BlobStoreOptions) {
     this.bucket = options.bucket;
@@ -69,9 +80,10 @@ export class S3BlobStore implements BlobStore {
     process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
     this.client = new S3Client({ ...options.client });
     this.location = `s3://${this.bucket}/${this.prefix}`;
+    this.meta = new S3MetaObjects(this);
   }
 
-  async put(content: BlobContent, options: { signal?: AbortSignal } = {}): Promise<StoredBlob> {
+  async put(content: BlobContent, options: BlobWriteOptions = {}): Promise<StoredBlob> {
     const hash = createHash('sha256');
     let size = 0;
     let upload: MultipartWriter | undefined;
@@ -93,11 +105,13 @@ export class S3BlobStore implements BlobStore {
       const sha256 = hash.digest('hex');
       const blob: StoredBlob = { key: blobKey(sha256), sha256, size };
       if (!upload) {
+        await protectBlob(this.meta, sha256, options.reference, options.signal);
         await this.putIfAbsent(this.blobKeyOf(sha256), Buffer.concat(buffer), options.signal);
         return blob;
       }
       if (buffered > 0) await upload.uploadPart(Buffer.concat(buffer), options.signal);
       await upload.complete(options.signal);
+      await protectBlob(this.meta, sha256, options.reference, options.signal);
       await this.copyIfAbsent(upload.key, sha256, options.signal);
       await this.deleteObject(upload.key);
       return blob;
@@ -147,8 +161,12 @@ export class S3BlobStore implements BlobStore {
     }
   }
 
-  async appendSession(sessionId: string): Promise<AppendSession> {
-    return new S3AppendSession(this, sessionId, this.key(`sessions/${sessionName(sessionId)}`));
+  async appendSession(sessionId: string, options: { reference?: BlobReference } = {}): Promise<AppendSession> {
+    return new S3AppendSession(this, sessionId, this.key(`sessions/${sessionName(sessionId)}`), options.reference);
+  }
+
+  async addReference(key: string, reference: BlobReference): Promise<void> {
+    await protectBlob(this.meta, digestOf(key), reference);
   }
 
   async removeStaleSessions(before: Date): Promise<number> {
@@ -354,6 +372,7 @@ class S3AppendSession implements AppendSession {
     private readonly store: S3BlobStore,
     readonly sessionId: string,
     private readonly object: string,
+    private readonly reference: BlobReference | undefined,
   ) {}
 
   async held(): Promise<number> {
@@ -430,6 +449,7 @@ class S3AppendSession implements AppendSession {
 
   private async cleanUp(blob: StoredBlob, signal?: AbortSignal): Promise<StoredBlob> {
     if ((await this.store.headSize(this.object)) !== undefined) {
+      await protectBlob(this.store.meta, blob.sha256, this.reference, signal);
       await this.store.copyIfAbsent(this.object, blob.sha256, signal);
       await this.store.deleteObject(this.object);
     }
@@ -462,6 +482,52 @@ class S3AppendSession implements AppendSession {
       if (isNotFound(err)) return undefined;
       throw err;
     }
+  }
+}
+
+/** Meta objects as small objects under `<prefix>meta/`; an exclusive write is a conditional put. */
+class S3MetaObjects implements MetaObjects {
+  constructor(private readonly store: S3BlobStore) {}
+
+  async write(path: string, body: string, options: { exclusive?: boolean } = {}): Promise<boolean> {
+    const Key = this.store.key(`meta/${path}`);
+    try {
+      await this.store.client.send(
+        new PutObjectCommand({
+          Bucket: this.store.bucket,
+          Key,
+          Body: body,
+          ...(options.exclusive ? { IfNoneMatch: '*' } : {}),
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (options.exclusive && (httpStatus(err) === 412 || httpStatus(err) === 409)) return false;
+      throw err;
+    }
+  }
+
+  async *list(prefix: string): AsyncIterable<{ path: string; modifiedAt: Date }> {
+    const base = this.store.key('meta/');
+    for await (const object of this.store.listObjects(`meta/${prefix}`)) {
+      yield { path: object.key.slice(base.length), modifiedAt: object.modifiedAt };
+    }
+  }
+
+  async read(path: string): Promise<{ body: string; modifiedAt: Date } | undefined> {
+    try {
+      const res = await this.store.client.send(
+        new GetObjectCommand({ Bucket: this.store.bucket, Key: this.store.key(`meta/${path}`) }),
+      );
+      return { body: await res.Body!.transformToString(), modifiedAt: res.LastModified ?? new Date(0) };
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
+  }
+
+  async remove(path: string): Promise<void> {
+    await this.store.deleteObject(this.store.key(`meta/${path}`));
   }
 }
 

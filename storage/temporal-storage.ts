@@ -20,6 +20,7 @@ import { SimplePlugin } from '@temporalio/plugin';
 import proto from '@temporalio/proto';
 import type { BlobStore } from './blob-store.js';
 import type { BlobSettings } from './config.js';
+import type { BlobReference } from './references.js';
 import { digestOf } from './blob-key.js';
 import { BlobErrorCode, BlobStoreError } from './errors.js';
 
@@ -55,8 +56,14 @@ export class BlobStorageDriver implements StorageDriver {
 
   async store(context: StorageDriverStoreContext, payloads: Payload[]): Promise<StorageDriverClaim[]> {
     const claims: StorageDriverClaim[] = [];
+    // The workflow whose history will hold the claim (an activity's result: its workflow), for retention.
+    const target = context.target;
+    const reference: BlobReference = {
+      namespace: target?.namespace ?? '',
+      ...(target?.kind === 'workflow' && target.id ? { workflowId: target.id } : {}),
+    };
     for (const payload of payloads) {
-      const blob = await this.blobs.put(PayloadProto.encode(payload).finish(), signalOf(context));
+      const blob = await this.blobs.put(PayloadProto.encode(payload).finish(), { ...signalOf(context), reference });
       claims.push(new StorageDriverClaim({ key: blob.key }));
     }
     return claims;

@@ -7,6 +7,8 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { BlobStore } from '../../storage/blob-store.js';
 import { readBlob } from '../../storage/blob-store.js';
+import { listReferences, lockPath } from '../../storage/references.js';
+import { waitFor } from './wait.js';
 import { AppendGapError, BlobNotFoundError, BlobTooLargeError, InvalidBlobKeyError } from '../../storage/errors.js';
 
 const MiB = 1024 * 1024;
@@ -134,6 +136,50 @@ export function blobStoreContract(name: string, open: () => Promise<BlobStore>):
       expect(await store.removeStaleSessions(new Date(Date.now() + 60_000))).toBeGreaterThanOrEqual(1);
       expect(await (await store.appendSession('stale')).held()).toBe(0);
       expect(await keys(store)).toEqual([empty.key]);
+    });
+  });
+}
+
+/** The writer's side of retention's lock protocol (storage/references.ts), for every driver. */
+export function blobReferenceContract(name: string, open: () => Promise<BlobStore>): void {
+  describe(`${name}: references and the removal lock`, () => {
+    it('records the workflow a blob is written for, before the blob', async () => {
+      const store = await open();
+      const blob = await store.put(Buffer.from('payload'), { reference: { namespace: 'ns', workflowId: 'wf-1' } });
+      await store.addReference(blob.key, { namespace: 'ns', workflowId: 'release-1' });
+      const session = await store.appendSession('s', { reference: { namespace: 'ns', workflowId: 'wf-2' } });
+      await session.append(0, Buffer.from('payload'));
+      await session.finalize();
+      const refs: string[] = [];
+      for await (const ref of listReferences(store.meta))
+        refs.push(`${ref.sha256 === blob.sha256}:${ref.reference.workflowId}`);
+      expect(refs.sort()).toEqual(['true:release-1', 'true:wf-1', 'true:wf-2']);
+    });
+
+    it('makes a writer wait while retention holds the removal lock, and recreates the blob removed under it', async () => {
+      const store = await open();
+      const data = Buffer.from('the same bytes, written again');
+      const first = await store.put(data);
+      expect(await store.meta.write(lockPath(first.sha256), '{}', { exclusive: true })).toBe(true);
+      expect(await store.meta.write(lockPath(first.sha256), '{}', { exclusive: true })).toBe(false);
+      let written = false;
+      const writer = store
+        .put(data, { reference: { namespace: 'ns', workflowId: 'new' } })
+        .then((b) => ((written = true), b));
+      // The writer recorded its reference and now waits for the lock.
+      await waitFor(
+        async () => {
+          for await (const ref of listReferences(store.meta, first.sha256))
+            if (ref.reference.workflowId === 'new') return true;
+          return undefined;
+        },
+        { what: 'the writer’s reference' },
+      );
+      expect(written).toBe(false);
+      await store.delete(first.key); // retention removes the blob it judged dead…
+      await store.meta.remove(lockPath(first.sha256)); // …and releases the lock
+      expect(await writer).toEqual(first);
+      expect((await readBlob(store, first.key)).equals(data)).toBe(true);
     });
   });
 }

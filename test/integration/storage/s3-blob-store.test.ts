@@ -1,6 +1,6 @@
 import { afterAll, beforeAll } from 'vitest';
 import { S3BlobStore } from '../../../storage/s3-blob-store.js';
-import { blobStoreContract } from '../../helpers/blob-store-contract.js';
+import { blobReferenceContract, blobStoreContract } from '../../helpers/blob-store-contract.js';
 import { startS3Server, type RunningS3 } from '../../helpers/s3-server.js';
 
 let s3: RunningS3;
@@ -15,7 +15,7 @@ afterAll(async () => {
 let n = 0;
 
 // Parts of the smallest size S3 allows (5 MiB), so the contract's 6-13 MiB blobs span several.
-blobStoreContract('S3BlobStore on versitygw', async () => {
+const openStore = async () => {
   const store = new S3BlobStore({
     bucket: s3.bucket,
     prefix: `t${n++}/`,
@@ -29,4 +29,6 @@ blobStoreContract('S3BlobStore on versitygw', async () => {
   });
   stores.push(store);
   return store;
-});
+};
+blobStoreContract('S3BlobStore on versitygw', openStore);
+blobReferenceContract('S3BlobStore on versitygw', openStore);

@@ -24,7 +24,7 @@ import { z } from 'zod';
 import { dataDir } from '../platform/paths.js';
 import type { BlobStore } from './blob-store.js';
 import { FsBlobStore } from './fs-blob-store.js';
-import { S3BlobStore } from './s3-blob-store.js';
+import { LazyBlobStore } from './lazy-blob-store.js';
 
 /** `true`/`false` (also 1/0, yes/no, on/off). */
 export const envBool = z
@@ -156,18 +156,25 @@ function parseEnv<T extends z.ZodType>(schema: T, env: NodeJS.ProcessEnv): z.out
   return parsed.data;
 }
 
-/** Opens the store a configuration names (S3: the SDK client, credentials from its chain). */
+/**
+ * Opens the store a configuration names (S3: the SDK client, credentials from its chain, loaded
+ * on first use: the SDK takes over a second to import).
+ */
 export function openBlobStore(config: BlobStoreConfig): BlobStore {
   if (config.kind === 'fs') return new FsBlobStore({ dir: config.dir });
-  return new S3BlobStore({
-    bucket: config.bucket,
-    prefix: config.prefix,
-    ...(config.partSize ? { partSize: config.partSize } : {}),
-    client: {
-      // Unset: the SDK's chain (AWS_REGION, the profile); an S3-compatible server still needs one to sign.
-      ...(config.region ? { region: config.region } : config.endpoint ? { region: 'us-east-1' } : {}),
-      ...(config.endpoint ? { endpoint: config.endpoint } : {}),
-      forcePathStyle: config.forcePathStyle,
-    },
+  const { prefix, bucket } = config;
+  return new LazyBlobStore('s3', `s3://${bucket}/${prefix}`, async () => {
+    const { S3BlobStore } = await import('./s3-blob-store.js');
+    return new S3BlobStore({
+      bucket: config.bucket,
+      prefix: config.prefix,
+      ...(config.partSize ? { partSize: config.partSize } : {}),
+      client: {
+        // Unset: the SDK's chain (AWS_REGION, the profile); an S3-compatible server still needs one to sign.
+        ...(config.region ? { region: config.region } : config.endpoint ? { region: 'us-east-1' } : {}),
+        ...(config.endpoint ? { endpoint: config.endpoint } : {}),
+        forcePathStyle: config.forcePathStyle,
+      },
+    });
   });
 }

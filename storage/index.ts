@@ -21,7 +21,7 @@ export {
   type WorkflowLiveness,
 } from './retention.js';
 export { FsBlobStore, type FsBlobStoreOptions } from './fs-blob-store.js';
-export { S3BlobStore, type S3BlobStoreOptions } from './s3-blob-store.js';
+export type { S3BlobStoreOptions } from './s3-blob-store.js';
 export {
   loadBlobSettings,
   loadCodecServerSettings,

@@ -118,7 +118,12 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-const cliEnv = () => ({ A2A_AGENTS_FILE: agentsFile, [TOKEN_ENV]: TOKEN, A2A_BLOB_DIR: join(root, 'blobs') });
+const cliEnv = () => ({
+  A2A_AGENTS_FILE: agentsFile,
+  [TOKEN_ENV]: TOKEN,
+  A2A_BLOB_STORE: 'fs',
+  A2A_BLOB_DIR: join(root, 'blobs'),
+});
 
 describe('a2a-temporal artifacts', () => {
   it('lists the files of a finished delegation: name, type, size, agent', async () => {

@@ -95,7 +95,10 @@ describe('blob retention', () => {
       args: ['small'],
     });
     const kept = await store.put(Buffer.from('kept'), { reference: { namespace: 'default', workflowId: alive } });
-    const run = await runCliProcess(['blobs', 'gc', '--grace', '1ms', '--json'], { A2A_BLOB_DIR: dir });
+    const run = await runCliProcess(['blobs', 'gc', '--grace', '1ms', '--json'], {
+      A2A_BLOB_STORE: 'fs',
+      A2A_BLOB_DIR: dir,
+    });
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ blobs: 2, removed: [dead.key], deadReferences: 1 });
     expect(await keys(store)).toEqual([kept.key]);

@@ -25,7 +25,8 @@ RUN npm ci --no-audit --no-fund \
 FROM node:24-slim
 WORKDIR /app
 ENV NODE_ENV=production \
-    A2A_WORKFLOW_BUNDLE=/app/workflow-bundle.js
+    A2A_WORKFLOW_BUNDLE=/app/workflow-bundle.js \
+    A2A_BLOB_DIR=/blobs
 # Owned by root and read-only for the process: the worker needs to write nothing here.
 COPY --from=build /app /app
 COPY deploy deploy

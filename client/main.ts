@@ -7,7 +7,10 @@ import { Command, CommanderError } from 'commander';
 import { CliError, ExitCode } from './cli-error.js';
 import { registerAgentsCommand } from './commands/agents.js';
 import { registerAnswerCommand } from './commands/answer.js';
+import { registerArtifactsCommand } from './commands/artifacts.js';
+import { registerBlobsCommand } from './commands/blobs.js';
 import { registerCancelCommand } from './commands/cancel.js';
+import { registerCodecServerCommand } from './commands/codec-server.js';
 import { registerDecideCommands } from './commands/decide.js';
 import { registerDelegateCommand } from './commands/delegate.js';
 import { registerDemoCommand } from './commands/demo.js';
@@ -28,6 +31,7 @@ const SERVICE_NAMES: Record<string, string> = {
   worker: 'a2a-temporal-worker',
   agents: 'a2a-temporal-agents',
   webhook: 'a2a-temporal-webhook',
+  'codec-server': 'a2a-temporal-codec-server',
   demo: 'a2a-temporal-demo',
 };
 
@@ -69,6 +73,8 @@ async function run(argv: string[]): Promise<number> {
   registerDecideCommands(program);
   registerStatusCommand(program);
   registerWatchCommand(program);
+  registerArtifactsCommand(program);
+  registerBlobsCommand(program);
   registerListCommand(program);
   registerCancelCommand(program);
   registerServerCommand(program);
@@ -76,6 +82,7 @@ async function run(argv: string[]): Promise<number> {
   registerAgentsCommand(program);
   registerWorkerCommand(program);
   registerWebhookCommand(program);
+  registerCodecServerCommand(program);
   registerTracesCommand(program);
 
   try {

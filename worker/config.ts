@@ -8,6 +8,7 @@ import type { WebhookDeps } from '../activities/deps.js';
 import type { A2ALimits } from '../a2a/index.js';
 import type { AgentUrlSettings } from '../activities/agent-registry.js';
 import { loadWebhookDeps } from './webhook-config.js';
+import { loadBlobSettings, type BlobSettings } from '../storage/config.js';
 
 const positiveInt = z.coerce.number().int().positive();
 /** `true`/`false` (also 1/0, yes/no, on/off). */
@@ -61,6 +62,8 @@ export interface WorkerConfig {
   limits: Partial<A2ALimits>;
   /** Agents named by URL: allowed at all (A2A_AGENTS_BY_URL), on private addresses (A2A_ALLOW_PRIVATE_AGENT_URLS). */
   agentUrls: AgentUrlSettings;
+  /** The blob store and Temporal's External Storage on it (A2A_BLOB_*, A2A_S3_*: storage/config.ts). */
+  blobs: BlobSettings;
 }
 
 /** @throws Error with a sentence naming the variable when the environment is invalid. */
@@ -94,6 +97,7 @@ export function loadWorkerConfig(
       maxJsonDepth: e.A2A_MAX_JSON_DEPTH,
     }),
     agentUrls: { agentsByUrl: e.A2A_AGENTS_BY_URL, allowPrivate: e.A2A_ALLOW_PRIVATE_AGENT_URLS },
+    blobs: loadBlobSettings(env),
     ...stripUndefined(overrides),
   };
 }

@@ -3,7 +3,7 @@ import type { AgentCard } from '../a2a/index.js';
 import { rankInterfaces } from '../a2a/agent-card.js';
 import { grpcInterfaceUrl } from '../a2a/grpc/target.js';
 import { ExtendedAgentCardNotConfiguredError, UnsupportedOperationError } from '../a2a/errors.js';
-import { SecurityRequirementsUnmetError } from '../a2a/security-errors.js';
+import { OutboundRefusedError, SecurityRequirementsUnmetError } from '../a2a/security-errors.js';
 import { agentCardUrl } from '../a2a/agent-card.js';
 import { displayUrl } from '../a2a/display-url.js';
 import { meetRequirements, type ChosenRequirement } from '../a2a/security-requirements.js';
@@ -81,9 +81,19 @@ async function choose(
   card: AgentCard,
   cardUrl: string,
 ): Promise<ResolvedEndpoint> {
-  const candidates = rankInterfaces(card, location.entry?.bindings ? { bindings: location.entry.bindings } : {}).map(
-    (i) => (i.binding === 'GRPC' ? { ...i, url: grpcInterfaceUrl(i.url, cardUrl) } : i),
+  const ranked = rankInterfaces(card, location.entry?.bindings ? { bindings: location.entry.bindings } : {}).map((i) =>
+    i.binding === 'GRPC' ? { ...i, url: grpcInterfaceUrl(i.url, cardUrl) } : i,
   );
+  // grpc-js resolves host names itself, where the address guard of agents named by URL (no private
+  // addresses, DNS rebinding included) cannot run: such agents are reached over HTTP only.
+  const candidates = location.entry ? ranked : ranked.filter((i) => i.binding !== 'GRPC');
+  if (candidates.length === 0) {
+    throw new OutboundRefusedError({
+      operation: 'GetAgentCard',
+      agentUrl: displayUrl(cardUrl),
+      why: 'its card offers only gRPC, which this worker speaks to agents of its agents file only; add the agent there',
+    });
+  }
   // The best interface on a trusted origin: one elsewhere (a gRPC port not allow-listed) is passed over.
   const selected = candidates.find((i) => location.policy.trusts(i.url)) ?? candidates[0]!;
   location.policy.checkInterface(selected.url, cardUrl);

@@ -9,8 +9,8 @@
  * - every message is bounded (`grpc.max_receive_message_length` on the channel, and each message
  *   of a call checked again here), decoded with a capped recursion, its `Struct`/`Value` JSON
  *   nested at most `maxJsonDepth`, then validated by the same zod schemas as the other bindings;
- * - unary calls carry a deadline (`timeoutMs`); streams have a connect timeout (until the
- *   response headers) and an idle timeout; an abort, a timeout, `break` or an error cancels the
+ * - unary calls carry a deadline (`timeoutMs`, 300 s when none is set); streams have a connect
+ *   timeout (until the response headers) and an idle timeout; an abort, a timeout, `break` or an error cancels the
  *   call, which resets its HTTP/2 stream;
  * - failures become the same typed errors, with the same retryable verdicts (./status.ts).
  */
@@ -63,6 +63,12 @@ import { grpcInterfaceUrl, grpcTarget } from './target.js';
 
 const METHODS = A2AService.method;
 type MethodName = keyof typeof METHODS;
+
+/**
+ * The deadline of a unary call, and the connect timeout of a stream, when the client sets none:
+ * as long as undici's own limits on the HTTP bindings (a call never waits without end).
+ */
+const DEFAULT_TIMEOUT_MS = 300_000;
 
 /** Why we cancelled a call ourselves. */
 type CancelCause = 'caller' | 'timeout' | 'idle';
@@ -152,7 +158,7 @@ export class GrpcTransport implements Transport {
   /** A unary call within `timeoutMs` (its deadline); resolves to the response as ProtoJSON. */
   private async unary(name: MethodName, request: unknown, options: CallOptions = {}): Promise<unknown> {
     const prepared = await this.prepare(name, request);
-    const timeoutMs = options.timeoutMs ?? this.options.timeoutMs;
+    const timeoutMs = options.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const { signal } = options;
     if (signal?.aborted) throw this.classify(undefined, prepared, 'caller');
     const response = await new Promise<Buffer>((resolve, reject) => {
@@ -163,7 +169,7 @@ export class GrpcTransport implements Transport {
         (bytes) => bytes,
         prepared.bytes,
         prepared.metadata,
-        timeoutMs !== undefined ? { deadline: Date.now() + timeoutMs } : {},
+        { deadline: Date.now() + timeoutMs },
         (error, value) => {
           signal?.removeEventListener('abort', onAbort);
           if (error || !value) {
@@ -199,7 +205,7 @@ export class GrpcTransport implements Transport {
   ): AsyncGenerator<StreamResponse, void, undefined> {
     const prepared = await this.prepare(name, request);
     const { signal, idleTimeoutMs } = options;
-    const connectTimeoutMs = options.connectTimeoutMs ?? this.options.timeoutMs;
+    const connectTimeoutMs = options.connectTimeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     if (signal?.aborted) throw this.classify(undefined, prepared, 'caller');
     const call = prepared.client.makeServerStreamRequest<Uint8Array, Buffer>(
       prepared.path,

@@ -7,7 +7,13 @@
  */
 import { create, toBinary, type JsonObject } from '@bufbuild/protobuf';
 import { status } from '@grpc/grpc-js';
-import { SendMessageResponseSchema, StreamResponseSchema, TaskSchema, TaskState } from '../../a2a/grpc/gen/a2a_pb.js';
+import {
+  SendMessageResponseSchema,
+  StreamResponseSchema,
+  TaskSchema,
+  TaskState,
+  type Task,
+} from '../../a2a/grpc/gen/a2a_pb.js';
 import type { HostileAttack } from './attacks.js';
 import type { AgentControl } from './hostile-agent.js';
 import { a2aStatus, encode, type GrpcCall, type GrpcReply } from './hostile-grpc.js';
@@ -20,6 +26,19 @@ const MiB = 1024 * 1024;
 /** A SendMessage answered with `task` (ProtoJSON), no task created at the agent. */
 function sendAnswers(task: (call: GrpcCall) => unknown): (call: GrpcCall) => GrpcReply | undefined {
   return (call) => (call.operation === 'SendMessage' ? { message: { task: task(call) } } : undefined);
+}
+
+/** A SendMessage answered with `task`, a message built directly (values ProtoJSON cannot carry), no task created at the agent. */
+function sendsTaskMessage(task: () => Task): (call: GrpcCall) => GrpcReply | undefined {
+  return (call) =>
+    call.operation === 'SendMessage'
+      ? {
+          bytes: toBinary(
+            SendMessageResponseSchema,
+            create(SendMessageResponseSchema, { payload: { case: 'task', value: task() } }),
+          ),
+        }
+      : undefined;
 }
 
 /** `{"a":{"a":…}}` `depth` levels deep (put into a message directly: fromJson would stop at 100). */
@@ -96,25 +115,14 @@ export const GRPC_ATTACKS: HostileAttack[] = [
     maxSeconds: 15,
     agent: {
       grpc: {
-        intercept: (call) =>
-          call.operation === 'SendMessage'
-            ? {
-                bytes: toBinary(
-                  SendMessageResponseSchema,
-                  create(SendMessageResponseSchema, {
-                    payload: {
-                      case: 'task',
-                      value: create(TaskSchema, {
-                        id: 'deep',
-                        contextId: 'c',
-                        status: { state: TaskState.WORKING },
-                        metadata: nested(300),
-                      }),
-                    },
-                  }),
-                ),
-              }
-            : undefined,
+        intercept: sendsTaskMessage(() =>
+          create(TaskSchema, {
+            id: 'deep',
+            contextId: 'c',
+            status: { state: TaskState.WORKING },
+            metadata: nested(300),
+          }),
+        ),
       },
     },
   },
@@ -125,21 +133,10 @@ export const GRPC_ATTACKS: HostileAttack[] = [
     maxSeconds: 15,
     agent: {
       grpc: {
-        intercept: (call) =>
-          call.operation === 'SendMessage'
-            ? {
-                bytes: toBinary(
-                  SendMessageResponseSchema,
-                  create(SendMessageResponseSchema, {
-                    payload: {
-                      case: 'task',
-                      // An open enum takes any number on the wire; A2A defines 0–8.
-                      value: create(TaskSchema, { id: 't', contextId: 'c', status: { state: 99 as TaskState } }),
-                    },
-                  }),
-                ),
-              }
-            : undefined,
+        // An open enum takes any number on the wire; A2A defines 0–8.
+        intercept: sendsTaskMessage(() =>
+          create(TaskSchema, { id: 't', contextId: 'c', status: { state: 99 as TaskState } }),
+        ),
       },
     },
   },

@@ -189,8 +189,9 @@ export function createWebhookReceiver(options: WebhookReceiverOptions & Listener
       const seconds = Math.max(1, Math.ceil(limited.retryAfterMs / 1000));
       return refuse(req, res, 'rate-limited', {
         message: `Too many requests ${limited.limit === 'source' ? 'from your address' : 'at this receiver'}; try again in ${seconds} s.`,
-        // The connection goes too: a sender that keeps it busy pays for a new one each time.
-        headers: { 'Retry-After': String(seconds), Connection: 'close' },
+        // The connection stays: a 429 on a kept-alive connection is the cheapest answer there is
+        // (closing it made a flood cost the worker more: new connections, not fewer requests).
+        headers: { 'Retry-After': String(seconds) },
       });
     }
     const binding = parsePushPath(req.url ?? '');

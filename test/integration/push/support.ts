@@ -186,19 +186,27 @@ export function forward(target: string, delivery: Delivery): Promise<number> {
 }
 
 export interface CliProcess {
+  /** The process id of the CLI's node process. */
+  pid: number;
   output(): string;
   exited: Promise<number | null>;
   stop(): Promise<number | null>;
 }
 
-/** Runs the real CLI (`client/cli.ts` under tsx) against the run's dev server; resolves once `ready` was printed. */
+/**
+ * Runs the real CLI (`client/cli.ts` under tsx) against the run's dev server; resolves once
+ * `ready` was printed. `wrapper` is a command that execs the rest (`prlimit --nofile=…`), so the
+ * process id stays node's.
+ */
 export async function spawnCli(
   args: string[],
   env: Record<string, string>,
   ready: string | RegExp,
+  wrapper: string[] = [],
 ): Promise<CliProcess> {
   const server = temporalServer();
-  const child = spawn(process.execPath, ['--import', 'tsx', join(packageRoot, 'client', 'cli.ts'), ...args], {
+  const command = [...wrapper, process.execPath, '--import', 'tsx', join(packageRoot, 'client', 'cli.ts'), ...args];
+  const child = spawn(command[0]!, command.slice(1), {
     cwd: packageRoot,
     env: {
       ...process.env,
@@ -223,6 +231,7 @@ export async function spawnCli(
     }),
   ]);
   return {
+    pid: child.pid!,
     output: () => output,
     exited,
     async stop() {

@@ -313,7 +313,7 @@ describe('the webhook receiver', () => {
     expect(receiver.stats()).toMatchObject({ signaled: 2, trailing: 1, coalesced: 19 });
   });
 
-  it("answers 429 with Retry-After past the sender's rate, and closes its connection; nothing is logged one by one", async () => {
+  it("answers 429 with Retry-After past the sender's rate; nothing is logged one by one", async () => {
     const { receiver, logs } = await start(undefined, undefined, { limits: { requestsPerSecondPerSource: 1 } });
     const statuses: number[] = [];
     let limited: Response | undefined;
@@ -329,7 +329,6 @@ describe('the webhook receiver', () => {
     expect(answered).toBeLessThanOrEqual(2 + Math.ceil((performance.now() - started) / 1000));
     expect(statuses.filter((s) => s === 429)).toHaveLength(30 - answered);
     expect(limited!.headers.get('retry-after')).toBe('1');
-    expect(limited!.headers.get('connection')).toBe('close');
     expect(receiver.stats().rejected).toMatchObject({ 'rate-limited': 30 - answered, unauthenticated: answered });
     expect(logs).toHaveLength(1); // the first unauthenticated request; rate-limited ones only in the summary
     await receiver.close();

@@ -6,7 +6,7 @@
  * a DNS lookup, and with secret files that are a FIFO and a 200 MB file.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
@@ -15,6 +15,7 @@ import type { AgentsFile } from '../../../activities/index.js';
 import { startDependencyCompatAgent, type RunningAgent } from '../../../agents/index.js';
 import type { DelegateInput, DelegateResult } from '../../../contract/delegation-types.js';
 import { freePort } from '../../../platform/free-port.js';
+import { openFileLimit } from '../../../worker/webhook-limits.js';
 import type { WebhookStats } from '../../../worker/webhook-stats.js';
 import { compatRequest } from '../../helpers/delegations.js';
 import { startOtlpReceiver, type OtlpReceiver } from '../../helpers/otlp-receiver.js';
@@ -85,7 +86,11 @@ export async function startReceiverRig(temporal: ReturnType<typeof useTemporal>)
       OTEL_BSP_SCHEDULE_DELAY: '100',
     },
     'Webhook counters:',
-    ['prlimit', `--nofile=${OPEN_FILE_LIMIT}:${OPEN_FILE_LIMIT}`],
+    // POSIX sh sets both limits; exec keeps the process id node's.
+    ['sh', '-c', `ulimit -n ${OPEN_FILE_LIMIT} && exec "$@"`, 'sh'],
+  );
+  expect(openFileLimit(readFileSync(`/proc/${worker.pid}/limits`, 'utf8')), "the worker's open-file limit").toBe(
+    OPEN_FILE_LIMIT,
   );
   let exited = false;
   void worker.exited.then(() => (exited = true));

@@ -195,7 +195,7 @@ export interface CliProcess {
 
 /**
  * Runs the real CLI (`client/cli.ts` under tsx) against the run's dev server; resolves once
- * `ready` was printed. `wrapper` is a command that execs the rest (`prlimit --nofile=…`), so the
+ * `ready` was printed. `wrapper` is a command that execs the rest (`sh -c 'ulimit -n …; exec "$@"'`), so the
  * process id stays node's.
  */
 export async function spawnCli(

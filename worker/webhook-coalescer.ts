@@ -3,9 +3,10 @@
  * or workflow task can be flooded: per push config (workflow, task, config), at most one signal
  * in flight and at most one per `intervalMs`. A delivery that arrives while a signal is in flight
  * or within the interval is coalesced (answered 202): exactly one more signal follows when the
- * interval has passed ("trailing edge"), carrying the latest such delivery, so the last state is
- * never missed. The same news twice (see `DeliveryNotice.generation`: the same status, or the same
- * bytes) is signalled once.
+ * interval has passed ("trailing edge"), carrying what they showed (`merge`), so the last state is
+ * never missed. A signal Temporal does not take is tried again, a few times, an interval apart.
+ * The same news twice (see `DeliveryNotice.generation`: the same status, or the same bytes) is
+ * signalled once.
  *
  * Why it matters: every signal is a history event and a job of the delegation's next workflow
  * task. Unbounded, 300 deliveries a second piled up thousands of jobs into one activation, which
@@ -28,6 +29,11 @@ export interface CoalescerOptions<T> {
   intervalMs: number;
   /** Sends the signal: `delivered`, `gone` when the workflow no longer runs; throws when Temporal did not take it. */
   signal(binding: PushBinding, payload: T): Promise<'delivered' | 'gone'>;
+  /**
+   * What one signal carries for two coalesced deliveries, `pending` the earlier. The default is
+   * the later one; it must not lose what made either worth a signal (see the receiver's).
+   */
+  merge?(pending: T, next: T): T;
   /** Hears how each trailing signal ended (for counters and the log). */
   trailing(binding: PushBinding, outcome: TrailingOutcome, error?: unknown): void;
   now?: () => number;
@@ -38,7 +44,7 @@ interface Target<T> {
   /** When the last signal was sent (ms, `now()`'s clock); -Infinity before the first. */
   lastSentAt: number;
   inFlight?: Promise<unknown>;
-  /** The latest coalesced delivery, to be signalled when the interval has passed. */
+  /** The coalesced deliveries (merged), to be signalled when the interval has passed. */
   pending?: T;
   timer?: NodeJS.Timeout;
   /** The workflow no longer runs: deliveries are answered 410 without asking Temporal again. */
@@ -53,8 +59,8 @@ const MAX_TARGETS = 10_000;
 const TARGET_TTL_MS = 10 * 60_000;
 /** Generations remembered for replay protection, all configs together. */
 const MAX_SEEN = 65_536;
-/** A trailing signal Temporal did not take is tried this many times more. */
-const TRAILING_RETRIES = 3;
+/** A signal Temporal did not take is tried this many times more. */
+const SIGNAL_RETRIES = 3;
 
 export class DeliveryCoalescer<T extends object> {
   private readonly targets = new LRUCache<string, Target<T>>({ max: MAX_TARGETS, ttl: TARGET_TTL_MS });
@@ -70,7 +76,7 @@ export class DeliveryCoalescer<T extends object> {
   /**
    * Offers a verified delivery worth a signal. `signaled` and `gone` come from a signal sent now;
    * `coalesced` means one will follow; `duplicate`, that this news was signalled already.
-   * @throws what `signal` threw, when a signal sent now failed (the delivery is then forgotten, so a retry is taken).
+   * @throws what `signal` threw, when a signal sent now failed (it is tried again later, and a sender's retry is taken too).
    */
   async offer(binding: PushBinding, payload: T, generation: string): Promise<CoalescedOutcome> {
     const key = JSON.stringify([binding.workflowId, binding.taskId, binding.configId]);
@@ -86,13 +92,18 @@ export class DeliveryCoalescer<T extends object> {
 
     if (!target.inFlight && !target.pending && this.now() >= target.lastSentAt + this.options.intervalMs) {
       try {
-        return (await this.send(target, payload)) === 'gone' ? 'gone' : 'signaled';
+        const outcome = await this.send(target, payload);
+        target.failures = 0;
+        return outcome === 'gone' ? 'gone' : 'signaled';
       } catch (err) {
+        // Senders rarely retry (the SDKs' never do): it is tried again like a trailing signal.
+        // A sender that does retry is taken again too (coalesced with the retry under way).
         this.seen.delete(news);
+        this.retryLater(target, payload);
         throw err;
       }
     }
-    target.pending = payload;
+    target.pending = target.pending && this.options.merge ? this.options.merge(target.pending, payload) : payload;
     this.schedule(target);
     return 'coalesced';
   }
@@ -143,11 +154,17 @@ export class DeliveryCoalescer<T extends object> {
       target.failures = 0;
       this.options.trailing(target.binding, outcome === 'gone' ? 'gone' : 'signaled');
     } catch (err) {
-      target.failures += 1;
-      // Not taken: tried again after the interval, unless newer news replaced it meanwhile.
-      if (target.failures <= TRAILING_RETRIES) target.pending ??= payload;
+      this.retryLater(target, payload);
       this.options.trailing(target.binding, 'failed', err);
     }
     if (target.pending) this.schedule(target);
+  }
+
+  /** A signal Temporal did not take goes again after the interval (a few times), unless newer news replaced it. */
+  private retryLater(target: Target<T>, payload: T): void {
+    target.failures += 1;
+    if (target.failures > SIGNAL_RETRIES) return;
+    target.pending ??= payload;
+    this.schedule(target);
   }
 }

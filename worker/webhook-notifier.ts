@@ -6,8 +6,11 @@ import { taskUpdatedSignal } from '../contract/messages.js';
 /** `delivered` when the workflow got the signal, `gone` when it no longer runs. Other failures throw. */
 export type PushNotifier = (workflowId: string, notice: TaskUpdatedNotice) => Promise<'delivered' | 'gone'>;
 
-/** How long a signal may take before the delivery is answered 503 (a sender holds a socket meanwhile). */
-const SIGNAL_DEADLINE_MS = 5000;
+/**
+ * How long a signal may take before the delivery is answered 503 (the receiver tries it again
+ * later): generous for a loaded server, and within the 10 s a quiet socket is kept.
+ */
+const SIGNAL_DEADLINE_MS = 8000;
 
 /** Signals the workflow's current run (a delegation that continued as new gets it too). */
 export function temporalNotifier(client: Client): PushNotifier {

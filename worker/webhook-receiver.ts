@@ -93,7 +93,10 @@ export interface DeliveryObserver {
 }
 
 export interface WebhookReceiver {
-  /** The request listener: mount it on a server of your own, or use {@link startWebhookReceiver}. */
+  /**
+   * The request listener: mount it on a server of your own, or use {@link startWebhookReceiver}
+   * (the connection caps and timeouts of `limits` are the listener's: on a server of your own, set them there).
+   */
   handle(req: IncomingMessage, res: ServerResponse): void;
   /** `GET /a2a/push/stats` (404 elsewhere): mount it only where senders cannot reach it. */
   handleStats(req: IncomingMessage, res: ServerResponse): void;
@@ -137,6 +140,13 @@ export function createWebhookReceiver(options: WebhookReceiverOptions & Listener
       const send = () => options.notify(binding.workflowId, notice);
       return observer ? observer.signal(binding, link, send) : send();
     },
+    // Deliveries that show different statuses become a notice of none: the delegation ignores a
+    // notice that shows the question it already answered, and the later of two deliveries (a stale
+    // snapshot, say) must not hide the news of the earlier one. A notice without a state always reads.
+    merge: (pending, next) =>
+      pending.notice.state === next.notice.state && pending.notice.messageId === next.notice.messageId
+        ? next
+        : { ...next, notice: { taskId: next.notice.taskId, kind: next.notice.kind, configId: next.notice.configId } },
     trailing(binding, outcome, error) {
       if (outcome === 'signaled') {
         stats.signaled += 1;

@@ -91,14 +91,35 @@ describe('the delivery coalescer', () => {
     expect(await coalescer.offer({ ...BINDING, configId: 'c2' }, { n: 2 }, 'same')).toBe('signaled');
   });
 
-  it('forgets a delivery whose signal failed, so the sender can retry it', async () => {
-    const { coalescer, fail } = start(0, true);
+  it('tries a signal Temporal did not take again by itself, and still takes a sender that retries', async () => {
+    const { coalescer, sent, trailing, fail, release } = start(1000, true);
     const first = coalescer.offer(BINDING, { n: 1 }, 'g1');
     fail(new Error('UNAVAILABLE'));
     await expect(first).rejects.toThrow('UNAVAILABLE');
-    const again = coalescer.offer(BINDING, { n: 1 }, 'g1');
-    rig!.release();
-    expect(await again).toBe('signaled');
+    // The sender's retry is not a duplicate: it joins the retry that is due.
+    expect(await coalescer.offer(BINDING, { n: 1 }, 'g1')).toBe('coalesced');
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(sent).toEqual([1, 1]);
+    release();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(trailing).toEqual(['signaled']);
+  });
+
+  it('merges what it coalesces as the caller says', async () => {
+    const sent: string[] = [];
+    const coalescer = new DeliveryCoalescer<{ s: string }>({
+      intervalMs: 1000,
+      now: () => Date.now(),
+      signal: async (_b, { s }) => (sent.push(s), 'delivered'),
+      merge: (pending, next) => ({ s: `${pending.s}+${next.s}` }),
+      trailing: () => {},
+    });
+    await coalescer.offer(BINDING, { s: 'a' }, 'g1');
+    await coalescer.offer(BINDING, { s: 'b' }, 'g2');
+    await coalescer.offer(BINDING, { s: 'c' }, 'g3');
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(sent).toEqual(['a', 'b+c']);
+    coalescer.close();
   });
 
   it('retries a trailing signal Temporal did not take, a few times', async () => {

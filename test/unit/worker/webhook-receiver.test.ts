@@ -278,7 +278,7 @@ describe('the webhook receiver', () => {
     expect(receiver.stats()).toMatchObject({ signaled: 1, duplicate: 2 });
   });
 
-  it('coalesces deliveries while a signal is in flight into one more, with the latest news', async () => {
+  it('coalesces deliveries while a signal is in flight into one more, which reads whatever they showed', async () => {
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
     const notices: TaskUpdatedNotice[] = [];
@@ -309,8 +309,40 @@ describe('the webhook receiver', () => {
     release();
     expect((await first).status).toBe(200);
     await waitFor(() => receiver.stats().trailing === 1, { what: 'the trailing signal' });
-    expect(notices.map((n) => n.messageId)).toEqual(['q1', 'q20']);
+    // Nineteen different questions: the one more signal shows none of them, so the delegation reads
+    // (a notice showing the question it already answered would be ignored).
+    expect(notices).toEqual([
+      { taskId: TASK, kind: 'statusUpdate', state: 'TASK_STATE_INPUT_REQUIRED', messageId: 'q1', configId: CONFIG },
+      { taskId: TASK, kind: 'statusUpdate', configId: CONFIG },
+    ]);
     expect(receiver.stats()).toMatchObject({ signaled: 2, trailing: 1, coalesced: 19 });
+  });
+
+  it('keeps the status in the one more signal when every coalesced delivery showed the same', async () => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const notices: TaskUpdatedNotice[] = [];
+    const { receiver } = await start(
+      async (_workflowId, notice) => {
+        notices.push(notice);
+        if (notices.length === 1) await held;
+        return 'delivered';
+      },
+      undefined,
+      { limits: { signalIntervalMs: 0 } },
+    );
+    const completed = (at: string) => ({
+      statusUpdate: { taskId: TASK, status: { state: 'TASK_STATE_COMPLETED', timestamp: at } },
+    });
+    const first = post(receiver, inputRequired, bearer());
+    await waitFor(() => notices.length === 1, { what: 'the first signal in flight' });
+    // The same status sent twice (re-stamped): one generation each, one status between them.
+    expect((await post(receiver, completed('2026-01-01T00:00:01Z'), bearer())).status).toBe(202);
+    expect((await post(receiver, completed('2026-01-01T00:00:02Z'), bearer())).status).toBe(202);
+    release();
+    await first;
+    await waitFor(() => notices.length === 2, { what: 'the trailing signal' });
+    expect(notices[1]).toEqual({ taskId: TASK, kind: 'statusUpdate', state: 'TASK_STATE_COMPLETED', configId: CONFIG });
   });
 
   it("answers 429 with Retry-After past the sender's rate; nothing is logged one by one", async () => {

@@ -222,6 +222,11 @@ export interface TaskUpdatedNotice {
   messageId?: string;
   /** The kind of event the agent delivered. */
   kind: 'task' | 'statusUpdate' | 'artifactUpdate' | 'message';
+  /**
+   * The push config the delivery's credential is bound to (the receiver sends it always): a
+   * delegation ignores notices for any config but the one it registered.
+   */
+  configId?: string;
 }
 
 /** Payload of the `answer` update and signal. */

@@ -107,6 +107,8 @@ const AgentEntrySchema = z
     /** Refuse a card that is unsigned or whose signature does not verify with `cardSigning`. */
     requireSignedCard: z.boolean().default(false),
     cardSigning: CardSigningSchema.optional(),
+    /** Content this agent may put into one delegation, in bytes (see A2A_MAX_DELEGATION_BYTES); overrides the worker's. */
+    maxDelegationBytes: z.number().int().positive().optional(),
   })
   .refine((e) => !e.requireSignedCard || e.cardSigning !== undefined, {
     error: 'requireSignedCard needs cardSigning (a jwksUrl or a public key) to verify with',

@@ -39,7 +39,8 @@ export async function resolveAgent(deps: ActivityDeps, { agent }: ResolveAgentIn
     });
     // Checked on every resolve, cached card or not: entries sharing a URL may ask for different keys.
     const verify = deps.access.cardVerifier(location);
-    await verify?.(fetched.card, { operation: 'GetAgentCard', agentUrl: displayUrl(fetched.cardUrl) });
+    const agentUrl = displayUrl(fetched.cardUrl);
+    let verdict = await verify?.(fetched.card, { operation: 'GetAgentCard', agentUrl });
     let card = fetched.card;
     let endpoint = await choose(deps, location, card, fetched.cardUrl);
     if (card.capabilities.extendedAgentCard && location.entry?.auth) {
@@ -51,6 +52,9 @@ export async function resolveAgent(deps: ActivityDeps, { agent }: ResolveAgentIn
         throw err;
       });
       if (extended !== card) {
+        // The extended card replaces the public one: it is verified like it (and refused unsigned
+        // under requireSignedCard), so a signed public card never vouches for an unsigned extended one.
+        verdict = await verify?.(extended, { operation: 'GetExtendedAgentCard', agentUrl });
         card = extended;
         endpoint = await choose(deps, location, card, fetched.cardUrl);
       }
@@ -60,7 +64,7 @@ export async function resolveAgent(deps: ActivityDeps, { agent }: ResolveAgentIn
     return {
       name: agent,
       cardUrl: fetched.cardUrl,
-      card: reduceCard(card, verify !== undefined && Boolean(fetched.card.signatures?.length)),
+      card: reduceCard(card, verdict === 'verified'), // whether the card actually used was verified
       endpoint,
       autoMode,
     };

@@ -1,4 +1,4 @@
-import { Context } from '@temporalio/activity';
+import { Context, log } from '@temporalio/activity';
 import { selectInterface, type AgentCard } from '../a2a/index.js';
 import { ExtendedAgentCardNotConfiguredError, UnsupportedOperationError } from '../a2a/errors.js';
 import { SecurityRequirementsUnmetError } from '../a2a/security-errors.js';
@@ -9,6 +9,7 @@ import type { EndpointSecurity, ResolvedAgent, ResolvedCard, ResolvedEndpoint } 
 import type { AgentLocation } from './agent-registry.js';
 import { clientFor, type ActivityDeps } from './deps.js';
 import { asActivity } from './failures.js';
+import { agentLabel } from '../contract/telemetry.js';
 
 export interface ResolveAgentInput {
   /** A name from the agents file, or a URL. */
@@ -95,6 +96,11 @@ async function choose(
       provided: verdict.provided,
     });
   }
+  if (verdict.unreadable)
+    log.warn(
+      "the card's security scheme is in a form this worker cannot read; sending the credential of the agent's agents-file entry (to the card's origin only)",
+      { agent: agentLabel(location.name), schemes: verdict.unreadable.map((n) => n.slice(0, 40)), provided },
+    );
   return verdict.chosen ? { ...selected, security: bounded(verdict.chosen) } : selected;
 }
 

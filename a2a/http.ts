@@ -18,6 +18,7 @@ import { resolveAuth, secretsOf, urlSecrets, type AuthResolver } from './auth.js
 import type { OutboundPolicy } from './outbound-policy.js';
 import {
   AbortedError,
+  InvalidResponseError,
   ResponseTooLargeError,
   StreamIdleTimeoutError,
   TransportTimeoutError,
@@ -25,6 +26,8 @@ import {
   type ErrorContext,
 } from './errors.js';
 import { errorFromNetwork, headerValue, type ErrorScope } from './error-mapping.js';
+import { where } from './error-text.js';
+import { isEventStream } from './event-stream.js';
 import { resolveLimits, type A2ALimits } from './limits.js';
 
 import { displayUrl } from './display-url.js';
@@ -202,6 +205,16 @@ export class HttpClient {
         ...(timeoutMs !== undefined ? { headersTimeout: 0, bodyTimeout: 0 } : {}),
         ...(this.options.dispatcher ? { dispatcher: this.options.dispatcher } : {}),
       });
+      // A unary call is answered with one JSON body: an event stream (which could run forever, e.g.
+      // a CancelTask answered with a subscription) is refused at once, its body never read.
+      if (isEventStream(headerValue(res.headers, 'content-type'))) {
+        res.body.on('error', () => {});
+        guard.abortWith('closed');
+        throw new InvalidResponseError(
+          `${where(req.context, 'from')} answered with an event stream where one JSON response was expected, so it was not read; the agent does not follow the A2A wire format, so retrying will not help.`,
+          { ...req.context, path: '' },
+        );
+      }
       const text = await readText(res, this.limits[limit], guard, tooLarge);
       observed?.end({ status: res.statusCode });
       return {

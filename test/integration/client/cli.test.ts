@@ -151,7 +151,7 @@ describe('the a2a-temporal CLI', () => {
     const noServer = await runCliProcess(['list'], { ...env, TEMPORAL_ADDRESS: '127.0.0.1:1' });
     expect(noServer.code).toBe(1);
     expect(noServer.stderr).toMatch(
-      /^error: Cannot reach the Temporal server at 127\.0\.0\.1:1\. Start one with `npx a2a-temporal server`/,
+      /^error: Cannot reach the Temporal server at 127\.0\.0\.1:1\. Start one with `npx --no-install a2a-temporal server`/,
     );
 
     const missing = await cli(

@@ -202,12 +202,14 @@ export class TaskView {
       ...this.expected,
       contextId: this.expected.contextId ?? this.task.contextId,
     });
-    this.task = { ...this.task, id: taskId, ...(contextId ? { contextId } : {}) };
-    const key = `${taskId}\n${this.task.contextId ?? ''}`;
+    // Claimed before it is adopted: another delegation's task never becomes this view's (nor its heartbeat's).
+    const context = contextId || this.task.contextId;
+    const key = `${taskId}\n${context ?? ''}`;
     if (key !== this.claimed) {
-      this.claim?.(taskId, this.task.contextId);
+      this.claim?.(taskId, context);
       this.claimed = key;
     }
+    this.task = { ...this.task, id: taskId, ...(contextId ? { contextId } : {}) };
   }
 
   /** The artifacts assembled so far (a live view: read, do not change). */

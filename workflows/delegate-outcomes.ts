@@ -201,10 +201,12 @@ export async function endAfterFailure(
   const failure = delegationFailure(err, input);
   state.keepProgress(progressIn(err));
   const type = failure instanceof ApplicationFailure ? (failure.type ?? '') : '';
-  const running = state.taskId && !TERMINAL_STATES.has(state.status.state ?? '') && !LEAVE_TASK.has(type);
+  // A stream turn that failed before it returned names its task only in the failure's details.
+  const failedTaskId = state.taskId ?? cancelledTaskId(err);
+  const running = failedTaskId && !TERMINAL_STATES.has(state.status.state ?? '') && !LEAVE_TASK.has(type);
   if (ctx && running && !ctx.legacy) {
     const { acts, agent, name } = ctx;
-    const taskId = state.taskId!;
+    const taskId = failedTaskId;
     try {
       const task = await CancellationScope.nonCancellable(() =>
         acts.cancelTask({ agent, taskId }, `CancelTask ${taskId} at ${name} (the delegation failed)`),

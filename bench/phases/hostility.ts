@@ -1,7 +1,8 @@
 /**
  * `hostility`: one worker serves 100 ordinary delegations while 10 hostile agents (the test
  * suite's hostile agent, test/hostile/, with its heaviest attacks: endless bodies, endless SSE
- * lines and events, a 64 MB card, 1,000s of artifacts, deep JSON, huge ids, garbage) run
+ * lines and events, a 64 MB card, 1,000s of artifacts, deep JSON, huge ids, garbage, 700 stream
+ * events of 7 MiB) run
  * alongside. Every ordinary delegation must complete, every hostile one must end in its typed
  * failure, and the worker's event loop must not stall for more than 100 ms (measured inside the
  * worker with `monitorEventLoopDelay`). Then each byte-cap attack alone on a fresh worker: its
@@ -27,10 +28,17 @@ const ALONGSIDE = [
   'unknown-task-state',
   'sse-not-json',
   'garbage-card',
+  'stream-byte-flood',
 ] as const;
 
 /** The attacks that send the most bytes, each measured alone for its peak RSS. */
-const LARGEST = ['oversized-card', 'endless-body', 'endless-sse-line', 'endless-sse-event'] as const;
+const LARGEST = [
+  'oversized-card',
+  'endless-body',
+  'endless-sse-line',
+  'endless-sse-event',
+  'stream-byte-flood',
+] as const;
 
 export interface AttackOutcome {
   code: string;

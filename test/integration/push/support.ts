@@ -161,6 +161,8 @@ export function forward(target: string, delivery: Delivery): Promise<number> {
 }
 
 export interface CliProcess {
+  /** The process id of the CLI (its node process: /proc/<pid>/status has its memory). */
+  pid: number;
   output(): string;
   exited: Promise<number | null>;
   stop(): Promise<number | null>;
@@ -198,6 +200,7 @@ export async function spawnCli(
     }),
   ]);
   return {
+    pid: child.pid!,
     output: () => output,
     exited,
     async stop() {

@@ -157,7 +157,8 @@ export class SecretScrubber {
 /** The scrubbers of the last few secret lists (error texts scrub with the same list again and again). */
 const recent = new Map<string, SecretScrubber>();
 
-function scrubberFor(secrets: readonly string[]): SecretScrubber {
+/** The scrubber of `secrets`, built once for the same list (a stream's events, one error after another). */
+export function scrubberFor(secrets: readonly string[]): SecretScrubber {
   const key = secrets.join('\u0000');
   let scrubber = recent.get(key);
   if (!scrubber) {

@@ -13,7 +13,7 @@
  * The credentials are those the client sent (`HttpClient.secrets`). Costs one walk over the value,
  * bounded by the caps the value was read within; nothing at all for an agent without credentials.
  */
-import { SecretScrubber } from './auth.js';
+import { scrubberFor, type SecretScrubber } from './auth.js';
 import { clip, where } from './error-text.js';
 import { InvalidResponseError } from './errors.js';
 import type { ParseContext } from './validation.js';
@@ -41,7 +41,7 @@ const ID_KEYS: ReadonlySet<string> = new Set([
  */
 export function withoutEchoedSecrets<T>(value: T, ctx: ParseContext): T {
   if (!ctx.secrets?.length) return value;
-  const scrubber = new SecretScrubber(ctx.secrets);
+  const scrubber = scrubberFor(ctx.secrets);
   if (scrubber.empty) return value;
   return visit(value, '', false, scrubber, ctx) as T;
 }

@@ -6,7 +6,7 @@
  * alongside. Every ordinary delegation must complete, every hostile one must end in its typed
  * failure, and the worker's event loop must not stall for more than 100 ms (measured inside the
  * worker with `monitorEventLoopDelay`). Then each byte-cap attack alone on a fresh worker: its
- * peak RSS (VmHWM) against the worker's RSS when idle.
+ * peak RSS (VmHWM) against the worker's RSS when idle, and the event loop's longest stall.
  */
 import { WorkflowFailedError, type Client } from '@temporalio/client';
 import { ATTACKS } from '../../test/hostile/attacks.js';
@@ -53,8 +53,11 @@ export interface HostilityFigures {
   event_loop_max_ms: number;
   event_loop_p99_ms: number;
   wall_s: number;
-  /** Each of the largest attacks alone on a fresh worker. */
-  alone: Record<string, AttackOutcome & { idle_rss_mb: number; peak_rss_mb: number }>;
+  /** Each of the largest attacks alone on a fresh worker: peak RSS, and the longest the event loop was blocked. */
+  alone: Record<
+    string,
+    AttackOutcome & { idle_rss_mb: number; peak_rss_mb: number; event_loop_max_ms: number; event_loop_p99_ms: number }
+  >;
 }
 
 export async function measureHostility(
@@ -92,8 +95,16 @@ export async function measureHostility(
       const queue = `bench-hostility-${name}-${process.pid}`;
       const fresh = await env.spawnWorker(queue, { BENCH_EXTRA_AGENTS: extra });
       const idle = fresh.rssMb();
+      await fresh.eventLoopDelay(); // from here on
       const outcome = await attack(env.client, queue, name);
-      alone[name] = { ...outcome, idle_rss_mb: round(idle, 1), peak_rss_mb: round(fresh.peakRssMb(), 1) };
+      const stall = await fresh.eventLoopDelay();
+      alone[name] = {
+        ...outcome,
+        idle_rss_mb: round(idle, 1),
+        peak_rss_mb: round(fresh.peakRssMb(), 1),
+        event_loop_max_ms: round(stall.maxMs, 1),
+        event_loop_p99_ms: round(stall.p99Ms, 1),
+      };
       await fresh.stop();
     }
     return {

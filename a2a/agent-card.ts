@@ -11,7 +11,7 @@ import { httpOptions } from './http-options.js';
 import type { A2ALimits } from './limits.js';
 import type { OutboundPolicy } from './outbound-policy.js';
 import { AgentCardSchema, type AgentCard } from './schemas/agent-card.js';
-import { parseJsonText, parseWire, type ParseContext } from './validation.js';
+import { parseJsonText, parseWire, responseContext, type ParseContext } from './validation.js';
 import { isLegacyCard, legacyCardToV1, majorMinor } from './v0-3/agent-card.js';
 import { withWireOneofs } from './sdk-oneofs.js';
 
@@ -91,7 +91,7 @@ export async function fetchAgentCard(
     return maxAgeSeconds === undefined ? previous : { ...previous, maxAgeSeconds };
   }
   if (res.status < 200 || res.status >= 300) throw errorFromHttpResponse(res.status, res.headers, res.text, res.scope);
-  const ctx: ParseContext = { ...context, what: 'agent card', secrets: http.secrets, limits: http.limits };
+  const ctx = responseContext(http, { ...context, what: 'agent card' });
   const fetched: FetchedAgentCard = { card: parseAgentCard(parseJsonText(res.text, ctx), ctx), cardUrl };
   const etag = headerValue(res.headers, 'etag');
   const lastModified = headerValue(res.headers, 'last-modified');

@@ -10,7 +10,8 @@
  *   echoed form of each credential replaced by `[redacted]` (see `SecretScrubber`: raw,
  *   percent-, form- and JSON-encoded, and inside base64).
  *
- * The credentials are those the client sent (`HttpClient.secrets`). Costs one walk over the value,
+ * The credentials are those the client sent (`HttpClient.credentials`: its auth's header and
+ * query values, not the agent URL's own query values, which are often names). Costs one walk over the value,
  * bounded by the caps the value was read within; nothing at all for an agent without credentials.
  */
 import { scrubberFor, type SecretScrubber } from './auth.js';
@@ -40,8 +41,8 @@ const ID_KEYS: ReadonlySet<string> = new Set([
  * @throws InvalidResponseError when an identifier holds a credential.
  */
 export function withoutEchoedSecrets<T>(value: T, ctx: ParseContext): T {
-  if (!ctx.secrets?.length) return value;
-  const scrubber = scrubberFor(ctx.secrets);
+  if (!ctx.credentials?.length) return value;
+  const scrubber = scrubberFor(ctx.credentials);
   if (scrubber.empty) return value;
   return visit(value, '', false, scrubber, ctx) as T;
 }

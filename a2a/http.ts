@@ -151,6 +151,8 @@ class AbortReason extends Error {
 export class HttpClient {
   readonly limits: A2ALimits;
   private readonly remembered = new Set<string>();
+  /** The subset that are credentials this client sent (not URL query values that merely look like keys). */
+  private readonly sent = new Set<string>();
 
   constructor(private readonly options: HttpClientOptions = {}) {
     this.limits = resolveLimits(options.limits);
@@ -159,6 +161,15 @@ export class HttpClient {
   /** Every credential value this client has sent so far (the latest 32): what error messages are scrubbed of. */
   get secrets(): readonly string[] {
     return [...this.remembered];
+  }
+
+  /**
+   * The credentials this client has sent (header and query values of its auth, the latest 32):
+   * what every response is scrubbed of (see echoed-secrets.ts). Unlike {@link secrets} it leaves
+   * out the longer query values of the agent's URL, which are often names, not keys.
+   */
+  get credentials(): readonly string[] {
+    return [...this.sent];
   }
 
   /**
@@ -307,6 +318,7 @@ export class HttpClient {
     // The outbound policy decides first: a refused URL is never sent, and credentials go only where it allows.
     const allowed = this.options.policy ? await this.options.policy.check(url, req.context) : { credentials: true };
     const auth = allowed.credentials ? await resolveAuth(this.options.auth) : {};
+    for (const credential of secretsOf(auth)) this.remember(credential, this.sent);
     for (const secret of [...secretsOf(auth), ...urlSecrets(url)]) this.remember(secret);
     for (const [key, value] of Object.entries(req.query ?? {})) {
       if (value === undefined) continue;
@@ -326,10 +338,10 @@ export class HttpClient {
     return { url: url.toString(), headers, secrets: this.secrets, observation };
   }
 
-  private remember(secret: string): void {
-    this.remembered.delete(secret);
-    this.remembered.add(secret);
-    if (this.remembered.size > MAX_REMEMBERED_SECRETS) this.remembered.delete(this.remembered.values().next().value!);
+  private remember(secret: string, set = this.remembered): void {
+    set.delete(secret);
+    set.add(secret);
+    if (set.size > MAX_REMEMBERED_SECRETS) set.delete(set.values().next().value!);
   }
 }
 

@@ -16,6 +16,7 @@ import type { z } from 'zod';
 import { withoutEchoedSecrets } from './echoed-secrets.js';
 import { clip, quote, scrubbed, where } from './error-text.js';
 import { InvalidResponseError, ResponseTooLargeError, type ErrorContext } from './errors.js';
+import type { HttpClient } from './http.js';
 import { DEFAULT_LIMITS, LIMIT_ENV, type A2ALimits } from './limits.js';
 import { MAX_INVALID_VALUES, TooManyInvalidValues, boundedSafeParse } from './schemas/bounded-parse.js';
 
@@ -26,8 +27,18 @@ export interface ParseContext extends ErrorContext {
   protocolVersion?: string;
   /** Credential values to keep out of messages (see `HttpClient.secrets`). */
   secrets?: readonly string[];
+  /** The credentials the client sent, to take out of the response itself (see `HttpClient.credentials`). */
+  credentials?: readonly string[];
   /** Count and depth caps. @default DEFAULT_LIMITS */
   limits?: A2ALimits;
+}
+
+/** The context to parse a response `http` read with: what to keep out of messages and of the value, and the caps. */
+export function responseContext(
+  http: Pick<HttpClient, 'secrets' | 'credentials' | 'limits'>,
+  ctx: Omit<ParseContext, 'secrets' | 'credentials' | 'limits'>,
+): ParseContext {
+  return { ...ctx, secrets: http.secrets, credentials: http.credentials, limits: http.limits };
 }
 
 /** Parses `value` with `schema` or throws an InvalidResponseError (or ResponseTooLargeError) naming the first problem. */

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SecretScrubber, secretsOf } from '../../../a2a/auth.js';
+import { bearerAuth, createA2AClient } from '../../../a2a/index.js';
+import { ORIGIN, mockAgent } from './helpers/mock-agent.js';
 import { InvalidResponseError } from '../../../a2a/errors.js';
 import { TaskSchema } from '../../../a2a/schemas/task.js';
 import { parseWire, type ParseContext } from '../../../a2a/validation.js';
@@ -23,7 +25,13 @@ const ECHOES: Record<string, string> = {
   'base64 inside a larger JSON echo': b64(JSON.stringify({ headers: { authorization: `Bearer ${TOKEN}` } })),
 };
 
-const getTask: ParseContext = { operation: 'GetTask', agentUrl: 'http://agent.test/a2a', what: 'Task', secrets };
+const getTask: ParseContext = {
+  operation: 'GetTask',
+  agentUrl: 'http://agent.test/a2a',
+  what: 'Task',
+  secrets,
+  credentials: secrets,
+};
 
 describe('SecretScrubber', () => {
   const scrubber = new SecretScrubber(secrets);
@@ -110,6 +118,27 @@ describe('a response that echoes a credential', () => {
 
   it('passes untouched when the client sent no credential', () => {
     const value = task({ id: TOKEN });
-    expect(parseWire(TaskSchema, value, { ...getTask, secrets: [] }).id).toBe(TOKEN);
+    expect(parseWire(TaskSchema, value, { ...getTask, credentials: [] }).id).toBe(TOKEN);
+  });
+});
+
+describe('a client', () => {
+  it("takes its credentials out of responses, but not the words of its interface URL's query string", async () => {
+    const mock = mockAgent();
+    try {
+      const url = `${ORIGIN}/a2a/jsonrpc?workspace=engineering`;
+      const endpoint = { url, binding: 'JSONRPC' as const, protocolVersion: '1.0' as const };
+      const client = createA2AClient({ endpoint }, { dispatcher: mock.agent, auth: bearerAuth(TOKEN) });
+      const message = { messageId: 'm', role: 'ROLE_AGENT', parts: [{ text: `engineering report for ${TOKEN}` }] };
+      const result = { id: 'T', contextId: 'engineering-c1', status: { state: 'TASK_STATE_WORKING', message } };
+      mock.pool
+        .intercept({ path: '/a2a/jsonrpc?workspace=engineering', method: 'POST' })
+        .reply(200, (opts) => ({ jsonrpc: '2.0', id: (JSON.parse(String(opts.body)) as { id: unknown }).id, result }));
+      const task = await client.getTask({ id: 'T' });
+      expect(task.contextId).toBe('engineering-c1');
+      expect(task.status.message?.parts[0]).toEqual({ text: 'engineering report for [redacted]' });
+    } finally {
+      await mock.close();
+    }
   });
 });

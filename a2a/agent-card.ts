@@ -11,8 +11,9 @@ import { httpOptions } from './http-options.js';
 import type { A2ALimits } from './limits.js';
 import type { OutboundPolicy } from './outbound-policy.js';
 import { AgentCardSchema, type AgentCard } from './schemas/agent-card.js';
-import { parseJsonText, parseWire, type ParseContext } from './validation.js';
+import { parseJsonText, parseWire, responseContext, type ParseContext } from './validation.js';
 import { isLegacyCard, legacyCardToV1, majorMinor } from './v0-3/agent-card.js';
+import { withWireOneofs } from './sdk-oneofs.js';
 
 /** The well-known path of the public agent card (§8.2). */
 export const AGENT_CARD_PATH = '.well-known/agent-card.json';
@@ -90,7 +91,7 @@ export async function fetchAgentCard(
     return maxAgeSeconds === undefined ? previous : { ...previous, maxAgeSeconds };
   }
   if (res.status < 200 || res.status >= 300) throw errorFromHttpResponse(res.status, res.headers, res.text, res.scope);
-  const ctx: ParseContext = { ...context, what: 'agent card', secrets: http.secrets, limits: http.limits };
+  const ctx = responseContext(http, { ...context, what: 'agent card' });
   const fetched: FetchedAgentCard = { card: parseAgentCard(parseJsonText(res.text, ctx), ctx), cardUrl };
   const etag = headerValue(res.headers, 'etag');
   const lastModified = headerValue(res.headers, 'last-modified');
@@ -117,7 +118,8 @@ export function parseMaxAge(cacheControl: string | undefined): number | undefine
 
 /**
  * Validates an agent card. A 0.3 card (`url`, `preferredTransport`, `additionalInterfaces`,
- * `protocolVersion: "0.3.x"`) is normalised into 1.0 `supportedInterfaces` first.
+ * `protocolVersion: "0.3.x"`) is normalised into 1.0 `supportedInterfaces` first, and oneofs in
+ * the JS SDK's internal form (`{"$case": …, "value": …}`, see sdk-oneofs.ts) into the wire form.
  *
  * @throws InvalidResponseError naming the first invalid field.
  */
@@ -125,7 +127,8 @@ export function parseAgentCard(
   json: unknown,
   context: ErrorContext & Partial<ParseContext> = { operation: 'GetAgentCard' },
 ): AgentCard {
-  const normalised = isLegacyCard(json) ? legacyCardToV1(json) : json;
+  const wire = withWireOneofs(json);
+  const normalised = isLegacyCard(wire) ? legacyCardToV1(wire) : wire;
   return parseWire(AgentCardSchema, normalised, { ...context, what: 'agent card' });
 }
 

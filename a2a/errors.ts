@@ -370,6 +370,8 @@ const TOO_LARGE: Record<SizeLimit, (max: number) => string> = {
   maxSseEventBytes: (max) => `an SSE event larger than ${formatBytes(max)}`,
   maxArtifactsPerTask: (max) => `a task with more than ${max} artifacts`,
   maxPartsPerArtifact: (max) => `an artifact with more than ${max} parts`,
+  maxDelegationBytes: (max) =>
+    `more than ${formatBytes(max)} of content into one delegation (artifact parts, status texts and questions, what it replaced included)`,
 };
 
 /** The agent sent more than a cap (`A2ALimits`) allows; the request was aborted there. Not retryable. */
@@ -379,7 +381,12 @@ export class ResponseTooLargeError extends A2AError {
   declare readonly max: number;
   constructor(init: ErrorContext & { limit: SizeLimit; max: number; cause?: unknown }) {
     const { limit, max } = init;
-    const message = `${where(init, 'from')} sent ${TOO_LARGE[limit](max)}, so the client stopped there; if the agent really needs more, raise ${LIMIT_ENV[limit]} (client option limits.${limit}).`;
+    const raise =
+      limit === 'maxDelegationBytes'
+        ? `${LIMIT_ENV[limit]} for the worker, or "${limit}" on the agent's agents-file entry`
+        : `${LIMIT_ENV[limit]} (client option limits.${limit})`;
+    const from = init.operation === undefined && init.agentUrl === undefined ? 'The agent' : where(init, 'from');
+    const message = `${from} sent ${TOO_LARGE[limit](max)}, so the client stopped there; if the agent really needs more, raise ${raise}.`;
     super(message, { ...init, code: 'RESPONSE_TOO_LARGE', retryable: false });
     keep(this, { limit, max });
   }

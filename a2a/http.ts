@@ -18,6 +18,7 @@ import { resolveAuth, secretsOf, urlSecrets, type AuthMaterial, type AuthResolve
 import type { OutboundPolicy } from './outbound-policy.js';
 import {
   AbortedError,
+  InvalidResponseError,
   ResponseTooLargeError,
   StreamIdleTimeoutError,
   TransportTimeoutError,
@@ -25,6 +26,8 @@ import {
   type ErrorContext,
 } from './errors.js';
 import { errorFromNetwork, headerValue, type ErrorScope } from './error-mapping.js';
+import { where } from './error-text.js';
+import { isEventStream } from './event-stream.js';
 import { resolveLimits, type A2ALimits } from './limits.js';
 
 import { displayUrl } from './display-url.js';
@@ -148,6 +151,8 @@ class AbortReason extends Error {
 export class HttpClient {
   readonly limits: A2ALimits;
   private readonly remembered = new Set<string>();
+  /** The subset that are credentials this client sent (not URL query values that merely look like keys). */
+  private readonly sent = new Set<string>();
 
   constructor(private readonly options: HttpClientOptions = {}) {
     this.limits = resolveLimits(options.limits);
@@ -161,6 +166,15 @@ export class HttpClient {
   /** Every credential value this client has sent so far (the latest 32): what error messages are scrubbed of. */
   get secrets(): readonly string[] {
     return [...this.remembered];
+  }
+
+  /**
+   * The credentials this client has sent (header and query values of its auth, the latest 32):
+   * what every response is scrubbed of (see echoed-secrets.ts). Unlike {@link secrets} it leaves
+   * out the longer query values of the agent's URL, which are often names, not keys.
+   */
+  get credentials(): readonly string[] {
+    return [...this.sent];
   }
 
   /**
@@ -207,6 +221,16 @@ export class HttpClient {
         ...(timeoutMs !== undefined ? { headersTimeout: 0, bodyTimeout: 0 } : {}),
         ...(this.options.dispatcher ? { dispatcher: this.options.dispatcher } : {}),
       });
+      // A unary call is answered with one JSON body: an event stream (which could run forever, e.g.
+      // a CancelTask answered with a subscription) is refused at once, its body never read.
+      if (isEventStream(headerValue(res.headers, 'content-type'))) {
+        res.body.on('error', () => {});
+        guard.abortWith('closed');
+        throw new InvalidResponseError(
+          `${where(req.context, 'from')} answered with an event stream where one JSON response was expected, so it was not read; the agent does not follow the A2A wire format, so retrying will not help.`,
+          { ...req.context, path: '' },
+        );
+      }
       const text = await readText(res, this.limits[limit], guard, tooLarge);
       observed?.end({ status: res.statusCode });
       return {
@@ -304,6 +328,7 @@ export class HttpClient {
   async authorize(url: URL, context: ErrorContext): Promise<AuthMaterial> {
     const allowed = this.options.policy ? await this.options.policy.check(url, context) : { credentials: true };
     const auth = allowed.credentials ? await resolveAuth(this.options.auth) : {};
+    for (const credential of secretsOf(auth)) this.remember(credential, this.sent);
     for (const secret of [...secretsOf(auth), ...urlSecrets(url)]) this.remember(secret);
     return auth;
   }
@@ -339,10 +364,10 @@ export class HttpClient {
     return { url: url.toString(), headers, secrets: this.secrets, observation };
   }
 
-  private remember(secret: string): void {
-    this.remembered.delete(secret);
-    this.remembered.add(secret);
-    if (this.remembered.size > MAX_REMEMBERED_SECRETS) this.remembered.delete(this.remembered.values().next().value!);
+  private remember(secret: string, set = this.remembered): void {
+    set.delete(secret);
+    set.add(secret);
+    if (set.size > MAX_REMEMBERED_SECRETS) set.delete(set.values().next().value!);
   }
 }
 

@@ -43,7 +43,7 @@ import type {
   SubscribeToTaskParams,
   Transport,
 } from './transport.js';
-import { parseJsonText, parseWire, type ParseContext } from './validation.js';
+import { parseJsonText, parseWire, responseContext, type ParseContext } from './validation.js';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -64,8 +64,12 @@ export class JsonRpcConnection {
   }
 
   parseContext(operation: string, what: string): ParseContext {
-    const { secrets, limits } = this.options.http;
-    return { operation, agentUrl: this.agentUrl, what, protocolVersion: this.protocolVersion, secrets, limits };
+    return responseContext(this.options.http, {
+      operation,
+      agentUrl: this.agentUrl,
+      what,
+      protocolVersion: this.protocolVersion,
+    });
   }
 
   private envelope(method: string, params: unknown): string {

@@ -14,7 +14,7 @@ import { CardSignatureError } from '../a2a/security-errors.js';
 import { ClientCredentialsTokens } from '../a2a/client-credentials.js';
 import { displayUrl } from '../a2a/display-url.js';
 import { mutualTlsConnector } from '../a2a/mtls-connector.js';
-import { verifyCardSignature, type CardKey } from '../a2a/card-signature.js';
+import { verifyCardSignature, type CardKey, type CardSignatureVerdict } from '../a2a/card-signature.js';
 import type { ErrorContext } from '../a2a/errors.js';
 import type { GrpcTlsMaterial } from '../a2a/grpc/channels.js';
 import type { HeldCredentials } from '../a2a/security-requirements.js';
@@ -205,14 +205,17 @@ export class AgentAccess {
   /**
    * The card check the entry asks for: its signature verified with the configured key (a
    * JWKS read through the agent's policy, kept 5 minutes), required when `requireSignedCard`.
+   * Resolves to whether the card's signature verified (`'verified'`) or it has none (`'unsigned'`).
    */
-  cardVerifier(location: AgentLocation): ((card: AgentCard, context: ErrorContext) => Promise<void>) | undefined {
+  cardVerifier(
+    location: AgentLocation,
+  ): ((card: AgentCard, context: ErrorContext) => Promise<CardSignatureVerdict>) | undefined {
     const entry = location.entry;
     if (!entry?.cardSigning) return undefined;
     const signing = entry.cardSigning;
     return async (card, context) => {
       const keys = await this.cardKeys(location, signing);
-      await verifyCardSignature(card, keys, { ...context, require: entry.requireSignedCard });
+      return verifyCardSignature(card, keys, { ...context, require: entry.requireSignedCard });
     };
   }
 

@@ -116,6 +116,8 @@ const AgentEntrySchema = z
       .min(1)
       .refine((b) => new Set(b).size === b.length, { error: 'name each binding once' })
       .optional(),
+    /** Content this agent may put into one delegation, in bytes (see A2A_MAX_DELEGATION_BYTES); overrides the worker's. */
+    maxDelegationBytes: z.number().int().positive().optional(),
   })
   .refine((e) => !e.requireSignedCard || e.cardSigning !== undefined, {
     error: 'requireSignedCard needs cardSigning (a jwksUrl or a public key) to verify with',

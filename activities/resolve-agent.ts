@@ -1,4 +1,4 @@
-import { Context } from '@temporalio/activity';
+import { Context, log } from '@temporalio/activity';
 import type { AgentCard } from '../a2a/index.js';
 import { rankInterfaces } from '../a2a/agent-card.js';
 import { grpcInterfaceUrl } from '../a2a/grpc/target.js';
@@ -11,6 +11,7 @@ import type { EndpointSecurity, ResolvedAgent, ResolvedCard, ResolvedEndpoint } 
 import type { AgentLocation } from './agent-registry.js';
 import { clientFor, type ActivityDeps } from './deps.js';
 import { asActivity } from './failures.js';
+import { agentLabel } from '../contract/telemetry.js';
 
 export interface ResolveAgentInput {
   /** A name from the agents file, or a URL. */
@@ -41,7 +42,8 @@ export async function resolveAgent(deps: ActivityDeps, { agent }: ResolveAgentIn
     });
     // Checked on every resolve, cached card or not: entries sharing a URL may ask for different keys.
     const verify = deps.access.cardVerifier(location);
-    await verify?.(fetched.card, { operation: 'GetAgentCard', agentUrl: displayUrl(fetched.cardUrl) });
+    const agentUrl = displayUrl(fetched.cardUrl);
+    let verdict = await verify?.(fetched.card, { operation: 'GetAgentCard', agentUrl });
     let card = fetched.card;
     let endpoint = await choose(deps, location, card, fetched.cardUrl);
     if (card.capabilities.extendedAgentCard && location.entry?.auth) {
@@ -53,6 +55,9 @@ export async function resolveAgent(deps: ActivityDeps, { agent }: ResolveAgentIn
         throw err;
       });
       if (extended !== card) {
+        // The extended card replaces the public one: it is verified like it (and refused unsigned
+        // under requireSignedCard), so a signed public card never vouches for an unsigned extended one.
+        verdict = await verify?.(extended, { operation: 'GetExtendedAgentCard', agentUrl });
         card = extended;
         endpoint = await choose(deps, location, card, fetched.cardUrl);
       }
@@ -62,7 +67,7 @@ export async function resolveAgent(deps: ActivityDeps, { agent }: ResolveAgentIn
     return {
       name: agent,
       cardUrl: fetched.cardUrl,
-      card: reduceCard(card, verify !== undefined && Boolean(fetched.card.signatures?.length)),
+      card: reduceCard(card, verdict === 'verified'), // whether the card actually used was verified
       endpoint,
       autoMode,
     };
@@ -108,6 +113,11 @@ async function choose(
       provided: verdict.provided,
     });
   }
+  if (verdict.unreadable)
+    log.warn(
+      "the card's security scheme is in a form this worker cannot read; sending the credential of the agent's agents-file entry (to the card's origin only)",
+      { agent: agentLabel(location.name), schemes: verdict.unreadable.map((n) => n.slice(0, 40)), provided },
+    );
   return verdict.chosen ? { ...selected, security: bounded(verdict.chosen) } : selected;
 }
 

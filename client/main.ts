@@ -23,7 +23,7 @@ import { registerTracesCommand } from './commands/traces.js';
 import { registerWatchCommand } from './commands/watch.js';
 import { registerWebhookCommand } from './commands/webhook.js';
 import { registerWorkerCommand } from './commands/worker.js';
-import { terminalSafe } from './terminal-text.js';
+import { indentLines, terminalSafe } from './terminal-text.js';
 import { startTracing, stopTracing } from '../telemetry/tracing.js';
 
 /** The `service.name` of each long-running command's traces (`OTEL_SERVICE_NAME` wins); other commands are the CLI. */
@@ -96,12 +96,12 @@ async function run(argv: string[]): Promise<number> {
     }
     const verbose = program.opts<{ verbose?: boolean }>().verbose ?? argv.includes('--verbose');
     if (err instanceof CliError) {
-      console.error(`error: ${terminalSafe(err.message)}`);
+      console.error(`error: ${terminalSafe(indentLines(err.message, '  '))}`);
       if (verbose && err.cause) console.error(terminalSafe(inspect(err.cause)));
       return err.exitCode;
     }
     // Failures can quote what an agent said: printed through terminalSafe like all agent text.
-    console.error(`error: ${terminalSafe((err as Error).message ?? String(err))}`);
+    console.error(`error: ${terminalSafe(indentLines((err as Error).message ?? String(err), '  '))}`);
     if (verbose) console.error(terminalSafe(inspect(err)));
     return ExitCode.failed;
   }

@@ -16,6 +16,7 @@ import type { Deadline } from './deadline.js';
 import type { DelegationState } from './delegation-state.js';
 import type { AnswerInput, DelegateInput, DelegateResult } from '../contract/delegation-types.js';
 import { FailureType } from '../contract/failure-types.js';
+import { agentLabel } from '../contract/telemetry.js';
 import type { ModeContext, SendOutcome, TrackingMode } from './modes/index.js';
 import { TRACKING_DEFAULTS } from './tracking-settings.js';
 
@@ -110,7 +111,7 @@ function delegationFailure(err: unknown, input: DelegateInput): Error {
     return ApplicationFailure.create({
       type: FailureType.agentUnreachable,
       nonRetryable: true,
-      message: `Agent "${input.agent}" could not be reached for ${String(unreachable)} (last error: ${last}). Start the agent or fix its URL in the agents file, then start the delegation again.`,
+      message: `Agent "${agentLabel(input.agent)}" could not be reached for ${String(unreachable)} (last error: ${last}). Start the agent or fix its URL in the agents file, then start the delegation again.`,
     });
   }
   if (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure) return err.cause;

@@ -18,6 +18,7 @@ import type { DelegateInput, DelegateResult, ResolvedAgent } from '../contract/d
 import { DelegationPublisher } from './delegation-ui.js';
 import { modeContext, PushNotices, trackingMode, type ModeContext, type TrackingMode } from './modes/index.js';
 import { trackingSettings } from './tracking-settings.js';
+import { agentLabel } from '../contract/telemetry.js';
 import { delegationMetrics } from './telemetry.js';
 
 /** Runs started by 0.1 lack this marker and replay their own commands (`legacy`); deprecate once none is open. */
@@ -42,7 +43,8 @@ export async function delegate(input: DelegateInput): Promise<DelegateResult> {
   try {
     result = await deadline.run(async () => {
       const resolved =
-        input.resume?.resolved ?? (await acts.resolveAgent({ agent: input.agent }, `Resolve agent ${input.agent}`));
+        input.resume?.resolved ??
+        (await acts.resolveAgent({ agent: input.agent }, `Resolve agent ${agentLabel(input.agent)}`));
       ctx = modeContext({ input, state, acts, settings, legacy }, resolved);
       mode = trackingMode(resolved, ctx, notices);
       let outgoing: Message | undefined = input.resume ? undefined : firstMessage(input, contextId);

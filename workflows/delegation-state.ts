@@ -6,6 +6,7 @@
  */
 import type { Part, Task, TaskState } from '../a2a/index.js';
 import type { TrackOutcome, TrackProgress } from '../activities/index.js';
+import { agentLabel } from '../contract/telemetry.js';
 import type {
   AnswerInput,
   AnswerReceipt,
@@ -46,7 +47,7 @@ export class DelegationState {
   ) {
     this.status = {
       kind: 'delegation',
-      agent: input.agent,
+      agent: agentLabel(input.agent), // a URL without user info or query: it becomes a search attribute
       label: input.label,
       phase: 'resolving',
       contextId,

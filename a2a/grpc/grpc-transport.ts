@@ -54,7 +54,7 @@ import type {
   SubscribeToTaskParams,
   Transport,
 } from '../transport.js';
-import { parseWire, type ParseContext } from '../validation.js';
+import { parseWire, responseContext, type ParseContext } from '../validation.js';
 import { defaultChannelPool } from './channels.js';
 import { decodeMessage, encodeMessage } from './codec.js';
 import { A2AService } from './gen/a2a_pb.js';
@@ -102,8 +102,7 @@ export class GrpcTransport implements Transport {
   }
 
   private parseContext(operation: string, what: string): ParseContext {
-    const { secrets, limits } = this.options.http;
-    return { operation, agentUrl: this.agentUrl, what, protocolVersion: '1.0', secrets, limits };
+    return responseContext(this.options.http, { operation, agentUrl: this.agentUrl, what, protocolVersion: '1.0' });
   }
 
   /** The channel and the metadata of one call: the policy decides first, then credentials and trace context. */

@@ -7,6 +7,7 @@
  */
 import type { TaskState } from '../../a2a/index.js';
 import type { TrackingOptions } from '../../contract/delegation-types.js';
+import { BLAST_RADIUS_ATTACKS } from './blast-radius-attacks.js';
 import {
   defaultCard,
   type AgentControl,
@@ -20,7 +21,7 @@ import {
 export type ExpectedCode = 'COMPLETED' | 'CANCELED' | `A2A_${string}`;
 
 /** Which credential the agents-file entry gives the agent (it is searched for afterwards). */
-export type CredentialKind = 'bearer' | 'apiKeyHeader' | 'apiKeyQuery';
+export type CredentialKind = 'bearer' | 'apiKeyHeader' | 'apiKeyQuery' | 'oauth2';
 
 export interface HostileAttack {
   name: string;
@@ -47,6 +48,20 @@ export interface HostileAttack {
   requestsAtMost?: number;
   /** Tracking options of the delegation (e.g. a short `unreachableTimeout` for an agent that never answers). */
   tracking?: TrackingOptions;
+  /**
+   * A delegation to the same agent (the victim) is started first, and the attacked one once the
+   * agent holds the victim's task: the victim must complete untouched, its task never canceled.
+   */
+  victim?: boolean;
+  /** The most the worker's peak RSS (VmHWM) may grow over its RSS when the attack starts, in MB. */
+  maxRssGrowthMb?: number;
+  /** A credential the workflow input itself carries (a password in the agent's URL): searched for everywhere but there. */
+  secretInInput?: string;
+  /** More settings of the agent's agents-file entry (e.g. requireSignedCard), and the worker environment they name. */
+  entry?: Record<string, unknown>;
+  env?: Record<string, string>;
+  /** With `asks`: the test cancels with `a2a-temporal cancel --wait <waitSeconds>s`, which must return within its bound. */
+  cancelByCli?: { waitSeconds: number };
   agent: AgentScript;
 }
 
@@ -176,13 +191,16 @@ const ECHO_PLACES: Record<
   },
 };
 
-const CREDENTIALS: Record<CredentialKind, { binding: AgentScript['binding']; what: string }> = {
+/** The static credentials (OAuth's token endpoint has an attack of its own). */
+type StaticCredential = Exclude<CredentialKind, 'oauth2'>;
+
+const CREDENTIALS: Record<StaticCredential, { binding: AgentScript['binding']; what: string }> = {
   bearer: { binding: 'JSONRPC', what: 'a bearer token (JSON-RPC)' },
   apiKeyHeader: { binding: 'HTTP+JSON', what: 'an API key header (HTTP+JSON)' },
   apiKeyQuery: { binding: 'HTTP+JSON', what: 'an API key in the query string (HTTP+JSON)' },
 };
 
-function echoAttack(credential: CredentialKind, place: EchoPlace): HostileAttack {
+function echoAttack(credential: StaticCredential, place: EchoPlace): HostileAttack {
   const spec = ECHO_PLACES[place];
   return {
     name: `echo-${credential}-${place}`,
@@ -194,7 +212,7 @@ function echoAttack(credential: CredentialKind, place: EchoPlace): HostileAttack
   };
 }
 
-const ECHO_ATTACKS = (Object.keys(CREDENTIALS) as CredentialKind[]).flatMap((credential) =>
+const ECHO_ATTACKS = (Object.keys(CREDENTIALS) as StaticCredential[]).flatMap((credential) =>
   (Object.keys(ECHO_PLACES) as EchoPlace[]).map((place) => echoAttack(credential, place)),
 );
 
@@ -596,6 +614,8 @@ const LIST: HostileAttack[] = [
       ],
     },
   },
+  // One agent never harms another (issue 20): bytes, cross-talk, echoes, signed cards, text, cancel.
+  ...BLAST_RADIUS_ATTACKS,
 ];
 
 /** Every attack by name. */
@@ -605,7 +625,10 @@ export const ATTACKS: ReadonlyMap<string, HostileAttack> = new Map(LIST.map((a) 
  * Attacks written down but not run yet, each with the product change it waits for (issue 12).
  * Moving a name from here to {@link EXECUTED_ATTACKS} is all it takes to run it.
  */
-export const PENDING_ATTACKS: Readonly<Record<string, string>> = {};
+export const PENDING_ATTACKS: Readonly<Record<string, string>> = {
+  'cancel-answered-with-endless-stream':
+    "the CancelTask now fails at once (a typed invalid response) and `cancel` returns within --wait; the delegation must then end CANCELED with the remote outcome in its details, not FAILED in phase canceling: the workflows' part of issue 20.8",
+};
 
 /** The attacks the integration test runs, in order. */
 export const EXECUTED_ATTACKS: readonly string[] = LIST.map((a) => a.name).filter((name) => !(name in PENDING_ATTACKS));

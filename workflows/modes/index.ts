@@ -1,5 +1,6 @@
 /** Picks the delegation's tracking mode from what the caller asked and what the agent offers. */
 import type { ResolvedAgent } from '../../contract/delegation-types.js';
+import { agentLabel } from '../../contract/telemetry.js';
 import { pollMode } from './poll.js';
 import { pushMode, pushUnavailable, type PushNotices } from './push.js';
 import { streamMode } from './stream.js';
@@ -11,7 +12,7 @@ export { PushNotices } from './push.js';
 /** The context every mode works with, once the agent is resolved. */
 export function modeContext(base: Omit<ModeContext, 'agent' | 'name'>, resolved: ResolvedAgent): ModeContext {
   const agent = { name: resolved.name, endpoint: resolved.endpoint };
-  return { ...base, agent, name: base.input.label ?? base.input.agent };
+  return { ...base, agent, name: base.input.label ?? agentLabel(base.input.agent) };
 }
 
 /**

@@ -186,7 +186,7 @@ export function forward(target: string, delivery: Delivery): Promise<number> {
 }
 
 export interface CliProcess {
-  /** The process id of the CLI's node process. */
+  /** The process id of the CLI (its node process: /proc/<pid>/status has its memory). */
   pid: number;
   output(): string;
   exited: Promise<number | null>;

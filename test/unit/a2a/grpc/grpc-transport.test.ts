@@ -12,7 +12,7 @@ import { createA2AClient, OutboundPolicy, type A2AClientOptions } from '../../..
 import { A2AError } from '../../../../a2a/errors.js';
 import { GrpcChannelPool } from '../../../../a2a/grpc/channels.js';
 import { grpcInterfaceUrl } from '../../../../a2a/grpc/target.js';
-import { SendMessageResponseSchema, TaskSchema, TaskState } from '../../../../a2a/grpc/gen/a2a_pb.js';
+import { Role, SendMessageResponseSchema, TaskSchema, TaskState } from '../../../../a2a/grpc/gen/a2a_pb.js';
 import { RetryInfoSchema } from '../../../../a2a/grpc/gen/google/rpc/error_details_pb.js';
 import { StatusSchema } from '../../../../a2a/grpc/gen/google/rpc/status_pb.js';
 import { makeCertificates, pem } from '../../../helpers/certificates.js';
@@ -208,6 +208,37 @@ describe('the outbound policy and credentials on gRPC', () => {
     const error = await failure(clientOf(server.address, { auth }).getTask({ id: 't' }));
     expect(error.code).toBe('INVALID_PARAMS');
     expect(error.message).not.toContain(token);
+  });
+
+  it('takes the credentials it sent out of a response: refused as an id, redacted in a text', async () => {
+    const reply = (fields: Parameters<typeof create<typeof TaskSchema>>[1]) => ({
+      bytes: toBinary(
+        SendMessageResponseSchema,
+        create(SendMessageResponseSchema, { payload: { case: 'task', value: create(TaskSchema, fields) } }),
+      ),
+    });
+    const send = (address: string) => clientOf(address, { auth }).sendMessage({ message: MESSAGE });
+    const asId = await hostile(() => reply({ id: token, contextId: 'c', status: { state: TaskState.WORKING } }));
+    const refused = await failure(send(asId.address));
+    expect(refused).toMatchObject({ code: 'INVALID_AGENT_RESPONSE', retryable: false });
+    expect(refused.message).not.toContain(token);
+    const inText = await hostile(() =>
+      reply({
+        id: 't',
+        contextId: 'c',
+        status: {
+          state: TaskState.FAILED,
+          message: {
+            messageId: 'm',
+            role: Role.AGENT,
+            parts: [{ content: { case: 'text', value: `got Bearer ${token}` } }],
+          },
+        },
+      }),
+    );
+    const answer = await send(inText.address);
+    expect(JSON.stringify(answer)).not.toContain(token);
+    expect(JSON.stringify(answer)).toContain('[redacted]');
   });
 
   it('turns a bare host:port into a URL of the card scheme (or TLS beyond loopback)', () => {

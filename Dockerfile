@@ -14,6 +14,7 @@ COPY agents agents
 COPY platform platform
 COPY contract contract
 COPY telemetry telemetry
+COPY storage storage
 COPY types types
 COPY bin bin
 # `npm ci` compiles to dist/ (the `prepare` script); then the bundle; then the dev tools go.
@@ -24,11 +25,15 @@ RUN npm ci --no-audit --no-fund \
 FROM node:24-slim
 WORKDIR /app
 ENV NODE_ENV=production \
-    A2A_WORKFLOW_BUNDLE=/app/workflow-bundle.js
+    A2A_WORKFLOW_BUNDLE=/app/workflow-bundle.js \
+    A2A_BLOB_DIR=/blobs
 # Owned by root and read-only for the process: the worker needs to write nothing here.
 COPY --from=build /app /app
 COPY deploy deploy
 COPY agents.json ./
+# The filesystem blob store (A2A_BLOB_DIR): the one folder the process writes, shared by the
+# worker, the CLI and the codec server through a volume in docker-compose.yml.
+RUN mkdir /blobs && chown node:node /blobs
 # The node image's unprivileged user (uid 1000).
 USER node
 ENTRYPOINT ["node", "bin/a2a-temporal.js"]

@@ -17,7 +17,8 @@ const sandboxBans = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', '.cache/', '.data/', 'coverage/'] },
+  // a2a/grpc/gen: generated from the vendored protos (npm run generate:grpc), never edited.
+  { ignores: ['dist/', 'node_modules/', '.cache/', '.data/', 'coverage/', 'a2a/grpc/gen/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -54,6 +55,7 @@ export default tseslint.config(
       'agents/**/*.ts',
       'platform/**/*.ts',
       'telemetry/**/*.ts',
+      'storage/**/*.ts',
     ],
     rules: { '@typescript-eslint/explicit-module-boundary-types': 'error' },
   },
@@ -107,6 +109,41 @@ export default tseslint.config(
               group: ['**/workflows/*', '**/workflows'],
               allowTypeImports: true,
               message: 'Import what workflows share from contract/, not from workflows/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The blob store is plain Node under everything that moves bytes (activities, worker, CLI,
+    // codec server): it imports none of them, and nothing of workflows or the A2A client.
+    files: ['storage/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '**/workflows/*',
+                '**/workflows',
+                '**/activities/*',
+                '**/activities',
+                '**/worker/*',
+                '**/worker',
+                '**/client/*',
+                '**/client',
+                '**/agents/*',
+                '**/agents',
+                '**/a2a/*',
+                '**/a2a',
+                '@temporalio/workflow',
+                '@temporalio/activity',
+              ],
+              allowTypeImports: true,
+              message:
+                'storage/ is plain Node under the layers that move bytes: it imports types only from them (values from contract/ and platform/paths).',
             },
           ],
         },

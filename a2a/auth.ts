@@ -87,25 +87,95 @@ export function urlSecrets(url: URL): string[] {
   return secrets;
 }
 
-/** The forms a secret can take once echoed: as sent, percent-encoded, form-encoded, JSON-escaped. */
+/** Fewer whole bytes than this are not matched in base64 (12 characters: no false match in a file part). */
+const MIN_BASE64_CORE_BYTES = 9;
+
+/**
+ * The base64 that any text containing `text` encodes to contains one of these, wherever `text`
+ * starts: `text` from its 1st, 2nd or 3rd byte, cut to whole 3-byte groups, in the standard and
+ * the URL-safe alphabet. So `Bearer <token>`, `<id>:<secret>` and their URL-encoded forms, base64
+ * encoded (a Basic header, a JWT-like echo), are recognised by the secret inside them alone.
+ */
+function base64Cores(text: string): string[] {
+  const bytes = Buffer.from(text, 'utf8');
+  const cores: string[] = [];
+  for (let skip = 0; skip < 3; skip++) {
+    const whole = Math.floor((bytes.length - skip) / 3) * 3;
+    if (whole < MIN_BASE64_CORE_BYTES) continue;
+    const group = bytes.subarray(skip, skip + whole);
+    cores.push(group.toString('base64'), group.toString('base64url'));
+  }
+  return cores;
+}
+
+/**
+ * The forms a secret can take once echoed: as sent, percent-encoded, form-encoded, JSON-escaped,
+ * and each of those inside base64 (see {@link base64Cores}).
+ */
 function variants(secret: string): string[] {
-  const out = new Set([secret, encodeURIComponent(secret), new URLSearchParams({ s: secret }).toString().slice(2)]);
-  out.add(JSON.stringify(secret).slice(1, -1));
+  const textual = new Set([secret, encodeURIComponent(secret), new URLSearchParams({ s: secret }).toString().slice(2)]);
+  textual.add(JSON.stringify(secret).slice(1, -1));
+  const out = new Set(textual);
+  for (const form of textual) for (const core of base64Cores(form)) out.add(core);
   return [...out];
+}
+
+/**
+ * Finds and removes a set of secrets in every echoed form ({@link variants}); built once for
+ * many texts (the strings of one response). Plain substring search: linear, no regex.
+ */
+export class SecretScrubber {
+  /** Longest form first, so a form containing another is replaced whole. */
+  private readonly forms: readonly string[];
+  /** The longest echoed form of any secret: how far past a cut a secret can reach. */
+  readonly longest: number;
+
+  constructor(secrets: readonly string[]) {
+    this.forms = [...new Set(secrets.flatMap(variants))].sort((a, b) => b.length - a.length);
+    this.longest = this.forms[0]?.length ?? 0;
+  }
+
+  get empty(): boolean {
+    return this.forms.length === 0;
+  }
+
+  /** True when `text` holds any form of any secret. */
+  contains(text: string): boolean {
+    for (const form of this.forms) if (text.includes(form)) return true;
+    return false;
+  }
+
+  /** `text` with every form of every secret replaced by `[redacted]`. */
+  scrub(text: string): string {
+    if (text === '') return text;
+    let out = text;
+    for (const form of this.forms) if (out.includes(form)) out = out.split(form).join('[redacted]');
+    return out;
+  }
+}
+
+/** The scrubbers of the last few secret lists (error texts scrub with the same list again and again). */
+const recent = new Map<string, SecretScrubber>();
+
+/** The scrubber of `secrets`, built once for the same list (a stream's events, one error after another). */
+export function scrubberFor(secrets: readonly string[]): SecretScrubber {
+  const key = secrets.join('\u0000');
+  let scrubber = recent.get(key);
+  if (!scrubber) {
+    scrubber = new SecretScrubber(secrets);
+    if (recent.size >= 16) recent.delete(recent.keys().next().value!);
+    recent.set(key, scrubber);
+  }
+  return scrubber;
 }
 
 /** Replaces every occurrence of a secret (in any of its echoed forms) in `text` with `[redacted]`. */
 export function scrubSecrets(text: string, secrets: readonly string[]): string {
   if (secrets.length === 0 || text === '') return text;
-  const forms = [...new Set(secrets.flatMap(variants))].sort((a, b) => b.length - a.length);
-  let out = text;
-  for (const form of forms) if (out.includes(form)) out = out.split(form).join('[redacted]');
-  return out;
+  return scrubberFor(secrets).scrub(text);
 }
 
 /** The longest echoed form of any secret: how far past a cut a secret can reach. */
 export function longestSecretForm(secrets: readonly string[]): number {
-  let longest = 0;
-  for (const secret of secrets) for (const form of variants(secret)) longest = Math.max(longest, form.length);
-  return longest;
+  return secrets.length === 0 ? 0 : scrubberFor(secrets).longest;
 }

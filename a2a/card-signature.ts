@@ -5,10 +5,19 @@
  * card through the 1.0 schema, so fields outside it are not covered; we take the validated card,
  * which has the same fields). Verified with `jose` against keys the operator configured (a JWKS
  * or one public key); a `jku` in the signature's header is never followed, since the card's
- * author would choose the key that verifies it.
+ * author would choose the key that verifies it. The algorithm must be named in the *protected*
+ * header (an unprotected `alg` is the agent's to change); a JWKS whose keys all match a signature
+ * without `kid` (a key rotation) has each of them tried.
  */
 import canonicalizeModule from 'canonicalize';
-import { createLocalJWKSet, flattenedVerify, type FlattenedVerifyGetKey, type JSONWebKeySet } from 'jose';
+import {
+  createLocalJWKSet,
+  flattenedVerify,
+  type CryptoKey,
+  type FlattenedJWSInput,
+  type FlattenedVerifyGetKey,
+  type JSONWebKeySet,
+} from 'jose';
 import type { KeyObject } from 'node:crypto';
 import type { ErrorContext } from './errors.js';
 import { CardSignatureError } from './security-errors.js';
@@ -49,22 +58,56 @@ export async function verifyCardSignature(
   const verifier: KeyObject | FlattenedVerifyGetKey = 'jwks' in key ? createLocalJWKSet(key.jwks) : key;
   let last = 'no signature could be read';
   for (const sig of signatures) {
+    if (!protectsAlg(sig.protected)) {
+      last = 'alg is not in the protected header';
+      continue;
+    }
+    const jws: FlattenedJWSInput = {
+      protected: sig.protected,
+      signature: sig.signature,
+      payload,
+      ...(isRecord(sig.header) ? { header: sig.header } : {}),
+    };
     try {
-      await flattenedVerify(
-        {
-          protected: sig.protected,
-          signature: sig.signature,
-          payload,
-          ...(isRecord(sig.header) ? { header: sig.header } : {}),
-        },
-        verifier as FlattenedVerifyGetKey,
-      );
+      await verifyWithEach(jws, verifier);
       return 'verified';
     } catch (err) {
       last = (err as { code?: string }).code ?? 'verification failed';
     }
   }
   throw new CardSignatureError({ ...ctx, problem: 'invalid', why: last });
+}
+
+/**
+ * Verifies `jws` with the key, or with the JWKS key its header selects; when several keys of the
+ * set match (no `kid`, as during a key rotation), with each of them in turn, as jose documents.
+ */
+async function verifyWithEach(jws: FlattenedJWSInput, verifier: KeyObject | FlattenedVerifyGetKey): Promise<void> {
+  try {
+    await flattenedVerify(jws, verifier as FlattenedVerifyGetKey);
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'ERR_JWKS_MULTIPLE_MATCHING_KEYS') throw err;
+    let failure: unknown = err;
+    for await (const key of err as unknown as AsyncIterable<CryptoKey>) {
+      try {
+        await flattenedVerify(jws, key);
+        return;
+      } catch (next) {
+        failure = next;
+      }
+    }
+    throw failure;
+  }
+}
+
+/** True when the protected header (base64url JSON) names the algorithm. */
+function protectsAlg(encoded: string): boolean {
+  try {
+    const header: unknown = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8'));
+    return isRecord(header) && typeof header.alg === 'string' && header.alg !== '';
+  } catch {
+    return false;
+  }
 }
 
 /**

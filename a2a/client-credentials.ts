@@ -13,7 +13,7 @@
 import * as oauth from 'oauth4webapi';
 import { fetch as undiciFetch, type Dispatcher } from 'undici';
 import type { AuthMaterial, AuthResolver } from './auth.js';
-import { scrubSecrets } from './auth.js';
+import { scrubSecrets, secretsOf } from './auth.js';
 import { displayUrl } from './display-url.js';
 import { TokenRequestError } from './security-errors.js';
 import { isLoopbackHost, type OutboundPolicy } from './outbound-policy.js';
@@ -184,6 +184,10 @@ export class ClientCredentialsTokens {
   /** undici's fetch over the agent's dispatcher (its TLS settings), the body read within a cap. */
   private async boundedFetch(url: string, init: FetchInit): Promise<Response> {
     if (this.options.policy) await this.options.policy.check(url, { operation: 'TokenRequest' });
+    // The Basic header oauth4webapi built (base64 of the form-encoded id:secret) is a secret too:
+    // an endpoint that echoes it would otherwise hand out the decodable pair.
+    const authorization = new Headers(init.headers).get('authorization');
+    if (authorization) for (const secret of secretsOf({ headers: { authorization } })) this.secrets.add(secret);
     const res = await undiciFetch(url, {
       method: init.method,
       headers: init.headers,

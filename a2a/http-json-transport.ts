@@ -49,7 +49,7 @@ import type {
 } from './transport.js';
 import { unsupportedListTasks } from './transport.js';
 import { isRecord } from './json-record.js';
-import { parseJsonText, parseWire, type ParseContext } from './validation.js';
+import { parseJsonText, parseWire, responseContext, type ParseContext } from './validation.js';
 
 type Query = HttpRequest['query'];
 
@@ -116,8 +116,12 @@ export class RestConnection {
   }
 
   parseContext(operation: string, what: string): ParseContext {
-    const { secrets, limits } = this.options.http;
-    return { operation, agentUrl: this.agentUrl, what, protocolVersion: this.protocolVersion, secrets, limits };
+    return responseContext(this.options.http, {
+      operation,
+      agentUrl: this.agentUrl,
+      what,
+      protocolVersion: this.protocolVersion,
+    });
   }
 
   private request(

@@ -14,10 +14,11 @@
  *   a task waiting for input keeps its subscription silent for as long as it waits.
  */
 import { request, type Dispatcher } from 'undici';
-import { resolveAuth, secretsOf, urlSecrets, type AuthResolver } from './auth.js';
+import { resolveAuth, secretsOf, urlSecrets, type AuthMaterial, type AuthResolver } from './auth.js';
 import type { OutboundPolicy } from './outbound-policy.js';
 import {
   AbortedError,
+  InvalidResponseError,
   ResponseTooLargeError,
   StreamIdleTimeoutError,
   TransportTimeoutError,
@@ -25,6 +26,8 @@ import {
   type ErrorContext,
 } from './errors.js';
 import { errorFromNetwork, headerValue, type ErrorScope } from './error-mapping.js';
+import { where } from './error-text.js';
+import { isEventStream } from './event-stream.js';
 import { resolveLimits, type A2ALimits } from './limits.js';
 
 import { displayUrl } from './display-url.js';
@@ -148,14 +151,30 @@ class AbortReason extends Error {
 export class HttpClient {
   readonly limits: A2ALimits;
   private readonly remembered = new Set<string>();
+  /** The subset that are credentials this client sent (not URL query values that merely look like keys). */
+  private readonly sent = new Set<string>();
 
   constructor(private readonly options: HttpClientOptions = {}) {
     this.limits = resolveLimits(options.limits);
   }
 
+  /** The `User-Agent` of its requests. */
+  get userAgent(): string {
+    return this.options.userAgent ?? DEFAULT_USER_AGENT;
+  }
+
   /** Every credential value this client has sent so far (the latest 32): what error messages are scrubbed of. */
   get secrets(): readonly string[] {
     return [...this.remembered];
+  }
+
+  /**
+   * The credentials this client has sent (header and query values of its auth, the latest 32):
+   * what every response is scrubbed of (see echoed-secrets.ts). Unlike {@link secrets} it leaves
+   * out the longer query values of the agent's URL, which are often names, not keys.
+   */
+  get credentials(): readonly string[] {
+    return [...this.sent];
   }
 
   /**
@@ -202,6 +221,16 @@ export class HttpClient {
         ...(timeoutMs !== undefined ? { headersTimeout: 0, bodyTimeout: 0 } : {}),
         ...(this.options.dispatcher ? { dispatcher: this.options.dispatcher } : {}),
       });
+      // A unary call is answered with one JSON body: an event stream (which could run forever, e.g.
+      // a CancelTask answered with a subscription) is refused at once, its body never read.
+      if (isEventStream(headerValue(res.headers, 'content-type'))) {
+        res.body.on('error', () => {});
+        guard.abortWith('closed');
+        throw new InvalidResponseError(
+          `${where(req.context, 'from')} answered with an event stream where one JSON response was expected, so it was not read; the agent does not follow the A2A wire format, so retrying will not help.`,
+          { ...req.context, path: '' },
+        );
+      }
       const text = await readText(res, this.limits[limit], guard, tooLarge);
       observed?.end({ status: res.statusCode });
       return {
@@ -280,8 +309,33 @@ export class HttpClient {
   }
 
   private scope(req: HttpRequest, secrets: readonly string[]): ErrorScope {
+    return this.errorScope(req.context, secrets);
+  }
+
+  /** The context of an error of this client's: where, the credentials to scrub, the scheme the card asks for. */
+  errorScope(context: ErrorContext, secrets: readonly string[] = this.secrets): ErrorScope {
     const authScheme = this.options.authScheme;
-    return { ...req.context, secrets, ...(authScheme !== undefined ? { authScheme } : {}) };
+    return { ...context, secrets, ...(authScheme !== undefined ? { authScheme } : {}) };
+  }
+
+  /**
+   * What one request to `url` may carry: the outbound policy decides first (a refused URL throws
+   * and is never sent), then the credentials are resolved where it allows them, and remembered
+   * for scrubbing. Used by every request of this client, and by the gRPC binding (which does not
+   * send through undici).
+   * @throws OutboundRefusedError
+   */
+  async authorize(url: URL, context: ErrorContext): Promise<AuthMaterial> {
+    const allowed = this.options.policy ? await this.options.policy.check(url, context) : { credentials: true };
+    const auth = allowed.credentials ? await resolveAuth(this.options.auth) : {};
+    for (const credential of secretsOf(auth)) this.remember(credential, this.sent);
+    for (const secret of [...secretsOf(auth), ...urlSecrets(url)]) this.remember(secret);
+    return auth;
+  }
+
+  /** Tells the observer (tracing) about a request as it leaves; see {@link HttpObserver}. */
+  observe(info: Parameters<HttpObserver['request']>[0]): HttpObservation | undefined {
+    return this.options.observer?.request(info);
   }
 
   private async prepare(req: HttpRequest): Promise<{
@@ -291,18 +345,15 @@ export class HttpClient {
     observation: HttpObservation | undefined;
   }> {
     const url = new URL(req.url);
-    // The outbound policy decides first: a refused URL is never sent, and credentials go only where it allows.
-    const allowed = this.options.policy ? await this.options.policy.check(url, req.context) : { credentials: true };
-    const auth = allowed.credentials ? await resolveAuth(this.options.auth) : {};
-    for (const secret of [...secretsOf(auth), ...urlSecrets(url)]) this.remember(secret);
+    const auth = await this.authorize(url, req.context);
     for (const [key, value] of Object.entries(req.query ?? {})) {
       if (value === undefined) continue;
       if (Array.isArray(value)) for (const v of value) url.searchParams.append(key, v);
       else url.searchParams.set(key, String(value));
     }
     for (const [key, value] of Object.entries(auth.query ?? {})) url.searchParams.set(key, value);
-    const headers: Record<string, string> = { 'user-agent': this.options.userAgent ?? DEFAULT_USER_AGENT };
-    const observation = this.options.observer?.request({
+    const headers: Record<string, string> = { 'user-agent': this.userAgent };
+    const observation = this.observe({
       method: req.method,
       url: displayUrl(req.url),
       operation: req.context.operation,
@@ -313,10 +364,10 @@ export class HttpClient {
     return { url: url.toString(), headers, secrets: this.secrets, observation };
   }
 
-  private remember(secret: string): void {
-    this.remembered.delete(secret);
-    this.remembered.add(secret);
-    if (this.remembered.size > MAX_REMEMBERED_SECRETS) this.remembered.delete(this.remembered.values().next().value!);
+  private remember(secret: string, set = this.remembered): void {
+    set.delete(secret);
+    set.add(secret);
+    if (set.size > MAX_REMEMBERED_SECRETS) set.delete(set.values().next().value!);
   }
 }
 

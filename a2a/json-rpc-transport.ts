@@ -43,7 +43,7 @@ import type {
   SubscribeToTaskParams,
   Transport,
 } from './transport.js';
-import { parseJsonText, parseWire, type ParseContext } from './validation.js';
+import { parseJsonText, parseWire, responseContext, type ParseContext } from './validation.js';
 import { isRecord } from './json-record.js';
 
 /** JSON-RPC plumbing shared by the 1.0 and 0.3 dialects: envelopes, ids, headers, errors. */
@@ -61,8 +61,12 @@ export class JsonRpcConnection {
   }
 
   parseContext(operation: string, what: string): ParseContext {
-    const { secrets, limits } = this.options.http;
-    return { operation, agentUrl: this.agentUrl, what, protocolVersion: this.protocolVersion, secrets, limits };
+    return responseContext(this.options.http, {
+      operation,
+      agentUrl: this.agentUrl,
+      what,
+      protocolVersion: this.protocolVersion,
+    });
   }
 
   private envelope(method: string, params: unknown): string {

@@ -24,6 +24,13 @@ export interface A2ALimits {
   maxPartsPerArtifact: number;
   /** Nesting of JSON objects and arrays in any body or event (`A2A_MAX_JSON_DEPTH`). @default 64 */
   maxJsonDepth: number;
+  /**
+   * Content one agent may put into one delegation (`A2A_MAX_DELEGATION_BYTES`, or the agents-file
+   * entry's `maxDelegationBytes`): the artifact parts, status texts and questions it holds, plus
+   * what it replaced. Counted by the delegation activities (activities/byte-budget.ts), not by this
+   * client. @default 32 MiB
+   */
+  maxDelegationBytes: number;
 }
 
 export type LimitName = keyof A2ALimits;
@@ -38,6 +45,7 @@ export const DEFAULT_LIMITS: Readonly<A2ALimits> = Object.freeze({
   maxArtifactsPerTask: 1000,
   maxPartsPerArtifact: 1000,
   maxJsonDepth: 64,
+  maxDelegationBytes: 32 * MiB,
 });
 
 /** The worker's environment variable for each cap (parsed in worker/config.ts). */
@@ -49,6 +57,7 @@ export const LIMIT_ENV: Readonly<Record<LimitName, string>> = Object.freeze({
   maxArtifactsPerTask: 'A2A_MAX_ARTIFACTS_PER_TASK',
   maxPartsPerArtifact: 'A2A_MAX_PARTS_PER_ARTIFACT',
   maxJsonDepth: 'A2A_MAX_JSON_DEPTH',
+  maxDelegationBytes: 'A2A_MAX_DELEGATION_BYTES',
 });
 
 /** The defaults, overridden by whatever `partial` sets (undefined keeps the default). */

@@ -49,10 +49,11 @@ export class CardSignatureError extends A2AError {
   declare readonly problem: 'missing' | 'invalid';
   constructor(init: ErrorContext & { problem: 'missing' | 'invalid'; why: string; cause?: unknown }) {
     const at = init.agentUrl ? ` at ${init.agentUrl}` : '';
+    const card = init.operation === 'GetExtendedAgentCard' ? 'extended agent card of the agent' : 'agent card';
     const message =
       init.problem === 'missing'
-        ? `The agent card${at} is not signed, and its agents-file entry sets "requireSignedCard": true, so it was refused; ask the agent's operators to sign it (A2A §8.4).`
-        : `The agent card${at} carries a signature that does not verify (${clip(init.why, 200)}), so it was refused; check the key configured for the agent ("cardSigning") or ask its operators.`;
+        ? `The ${card}${at} is not signed, and its agents-file entry sets "requireSignedCard": true, so it was refused; ask the agent's operators to sign it (A2A §8.4).`
+        : `The ${card}${at} carries a signature that does not verify (${clip(init.why, 200)}), so it was refused; check the key configured for the agent ("cardSigning") or ask its operators.`;
     super(message, {
       ...init,
       code: init.problem === 'missing' ? 'CARD_NOT_SIGNED' : 'CARD_SIGNATURE_INVALID',

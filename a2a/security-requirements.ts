@@ -30,7 +30,13 @@ export interface ChosenRequirement {
 }
 
 export type RequirementVerdict =
-  { ok: true; chosen?: ChosenRequirement } | { ok: false; required: string; provided: string };
+  | {
+      ok: true;
+      chosen?: ChosenRequirement;
+      /** Schemes of the chosen requirement this client cannot read, met by the credential the entry gives (warn about them). */
+      unreadable?: string[];
+    }
+  | { ok: false; required: string; provided: string };
 
 /** How many alternatives are looked at (a card is at most 1 MiB, but nobody needs more). */
 const MAX_ALTERNATIVES = 32;
@@ -38,6 +44,11 @@ const MAX_ALTERNATIVES = 32;
 /**
  * Chooses the first alternative of the card's requirements that `held` satisfies.
  * `provided` describes `held` for the sentence when none does.
+ *
+ * A scheme this client cannot read (defined, but of no kind it knows) is met by whatever
+ * credential the agents file gives: the operator configured it for this agent, and it still goes
+ * only where the outbound policy sends credentials (the card's origin). The verdict names such
+ * schemes (`unreadable`), for a warning. A scheme it can read is met only by a matching credential.
  */
 export function meetRequirements(card: AgentCard, held: HeldCredentials, provided: string): RequirementVerdict {
   const alternatives = (card.securityRequirements ?? []).slice(0, MAX_ALTERNATIVES);
@@ -47,6 +58,7 @@ export function meetRequirements(card: AgentCard, held: HeldCredentials, provide
     const names = Object.keys(requirement.schemes);
     if (names.length === 0) return { ok: true };
     if (!names.every((name) => satisfies(schemes[name], held))) continue;
+    const unreadable = names.filter((name) => isUnreadable(schemes[name]));
     const chosen: ChosenRequirement = { description: names.map((n) => describeScheme(n, schemes[n])).join(' and ') };
     for (const name of names) {
       const scheme = schemes[name];
@@ -58,7 +70,7 @@ export function meetRequirements(card: AgentCard, held: HeldCredentials, provide
       if ((scheme?.oauth2SecurityScheme || scheme?.openIdConnectSecurityScheme) && scopes.length)
         chosen.scopes = scopes;
     }
-    return { ok: true, chosen };
+    return unreadable.length ? { ok: true, chosen, unreadable } : { ok: true, chosen };
   }
   const required = alternatives
     .map((r) =>
@@ -87,7 +99,19 @@ function satisfies(scheme: SecurityScheme | undefined, held: HeldCredentials): b
   // A static bearer token may be one obtained elsewhere from the same authorization server.
   if (scheme.oauth2SecurityScheme || scheme.openIdConnectSecurityScheme) return Boolean(held.oauth2 || held.bearer);
   if (scheme.mtlsSecurityScheme) return Boolean(held.mtls);
-  return false;
+  return isUnreadable(scheme) && Boolean(held.bearer || held.apiKey || held.oauth2 || held.mtls);
+}
+
+/** A scheme the card defines in a form this client does not read (none of the kinds of A2A 1.0). */
+function isUnreadable(scheme: SecurityScheme | undefined): boolean {
+  return (
+    scheme !== undefined &&
+    !scheme.apiKeySecurityScheme &&
+    !scheme.httpAuthSecurityScheme &&
+    !scheme.oauth2SecurityScheme &&
+    !scheme.openIdConnectSecurityScheme &&
+    !scheme.mtlsSecurityScheme
+  );
 }
 
 /** `"oa" (OAuth 2.0 client credentials)`, for messages. */

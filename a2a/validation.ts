@@ -5,15 +5,18 @@
  *   recursion), so no deep value ever reaches code that recurses (`JSON.stringify`,
  *   `structuredClone`, Temporal's payload converter).
  * - {@link parseWire} checks the artifact and part counts before zod sees the value, stops zod
- *   after {@link MAX_INVALID_VALUES} invalid values, and turns the first problem into an
+ *   after {@link MAX_INVALID_VALUES} invalid values, takes every credential the client sent out
+ *   of the valid value (see echoed-secrets.ts), and turns the first problem into an
  *   {@link InvalidResponseError} naming the operation, the agent, the field path, the expected
  *   type and at most 80 scrubbed characters of the value, e.g.
  *   `GetTask from http://127.0.0.1:4000/a2a/rest returned an invalid Task: status.state: expected a TASK_STATE_* value, got "done"`.
  *   The raw input never travels in the error or its cause.
  */
 import type { z } from 'zod';
+import { withoutEchoedSecrets } from './echoed-secrets.js';
 import { clip, quote, scrubbed, where } from './error-text.js';
 import { InvalidResponseError, ResponseTooLargeError, type ErrorContext } from './errors.js';
+import type { HttpClient } from './http.js';
 import { DEFAULT_LIMITS, LIMIT_ENV, type A2ALimits } from './limits.js';
 import { MAX_INVALID_VALUES, TooManyInvalidValues, boundedSafeParse } from './schemas/bounded-parse.js';
 import { isRecord } from './json-record.js';
@@ -25,8 +28,18 @@ export interface ParseContext extends ErrorContext {
   protocolVersion?: string;
   /** Credential values to keep out of messages (see `HttpClient.secrets`). */
   secrets?: readonly string[];
+  /** The credentials the client sent, to take out of the response itself (see `HttpClient.credentials`). */
+  credentials?: readonly string[];
   /** Count and depth caps. @default DEFAULT_LIMITS */
   limits?: A2ALimits;
+}
+
+/** The context to parse a response `http` read with: what to keep out of messages and of the value, and the caps. */
+export function responseContext(
+  http: Pick<HttpClient, 'secrets' | 'credentials' | 'limits'>,
+  ctx: Omit<ParseContext, 'secrets' | 'credentials' | 'limits'>,
+): ParseContext {
+  return { ...ctx, secrets: http.secrets, credentials: http.credentials, limits: http.limits };
 }
 
 /** Parses `value` with `schema` or throws an InvalidResponseError (or ResponseTooLargeError) naming the first problem. */
@@ -40,7 +53,7 @@ export function parseWire<S extends z.ZodType>(schema: S, value: unknown, ctx: P
     const first = quote(error.first, ctx.secrets);
     throw invalid(`more than ${MAX_INVALID_VALUES} values are invalid, the first being ${first}`, ctx, '');
   }
-  if (result.success) return result.data;
+  if (result.success) return withoutEchoedSecrets(result.data, ctx);
   const issues = result.error.issues;
   const first = leafIssue(issues[0]!);
   const path = formatPath(first.path, ctx.secrets);

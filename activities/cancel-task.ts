@@ -1,4 +1,4 @@
-import { Context } from '@temporalio/activity';
+import { Context, log } from '@temporalio/activity';
 import { type A2AClient, type Message, type Task } from '../a2a/index.js';
 import { TaskNotCancelableError, TaskNotFoundError } from '../a2a/errors.js';
 import type { AgentRef } from '../contract/delegation-types.js';
@@ -7,6 +7,7 @@ import { asActivity } from './failures.js';
 import { whileHeartbeating } from './heartbeat.js';
 import { withinPayloadLimit } from './payload-limit.js';
 import { findSentTask } from './send-message.js';
+import { checkTaskIdentity, currentWorkflowId } from './task-identity.js';
 import { withoutHistory } from './task-view.js';
 
 export interface CancelTaskInput {
@@ -20,6 +21,8 @@ export interface CancelTaskInput {
 /**
  * `CancelTask`, idempotent: a task that already ended is returned as it is, an unknown task
  * gives `undefined`. Runs from the workflow's non-cancellable scope when the delegation is cancelled.
+ * Never cancels a task another delegation on this worker follows (see task-identity.ts), and an
+ * answer about another task than the one canceled is an invalid response.
  */
 export async function cancelTask(
   deps: ActivityDeps,
@@ -31,12 +34,15 @@ export async function cancelTask(
       const signal = Context.current().cancellationSignal;
       const id = taskId ?? (sent ? await lookUp(client, sent, signal) : undefined);
       if (!id) return undefined;
+      const owner = deps.owners.ownerOf(agent.endpoint.url, id);
+      if (owner !== undefined && owner !== currentWorkflowId()) {
+        log.warn('not canceling a task another delegation on this worker follows', { taskId: id });
+        return undefined;
+      }
       try {
-        return withinPayloadLimit(
-          withoutArtifacts(await client.cancelTask({ id }, { signal })),
-          agent.name,
-          `task ${id}`,
-        );
+        const task = await client.cancelTask({ id }, { signal });
+        checkTaskIdentity(task.id, task.contextId, { taskId: id });
+        return withinPayloadLimit(withoutArtifacts(task), agent.name, `task ${id}`);
       } catch (err) {
         if (err instanceof TaskNotFoundError) return undefined;
         if (err instanceof TaskNotCancelableError) {

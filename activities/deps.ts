@@ -5,6 +5,9 @@ import type { AgentAccess } from './agent-access.js';
 import type { A2ATelemetry } from '../telemetry/a2a-telemetry.js';
 import type { AgentRegistry } from './agent-registry.js';
 import type { AgentCardCache } from './card-cache.js';
+import { ByteBudget } from './byte-budget.js';
+import type { TaskViewOptions } from './task-outcome.js';
+import { currentWorkflowId, type ExpectedTask, type TaskOwners } from './task-identity.js';
 
 /** What the delegation activities need from their worker; built once by `createActivities`. */
 export interface ActivityDeps {
@@ -22,6 +25,8 @@ export interface ActivityDeps {
   limits?: Partial<A2ALimits>;
   /** Spans, trace context and metrics of agent requests; unset = none. */
   telemetry?: A2ATelemetry;
+  /** Which delegation on this worker follows which remote task (no cross-talk). */
+  owners: TaskOwners;
 }
 
 /** Push mode's receiver, as the activities see it. */
@@ -52,4 +57,29 @@ export async function clientFor(deps: ActivityDeps, agent: AgentRef): Promise<A2
     },
   );
   return deps.telemetry ? deps.telemetry.wrap(client, agent.name) : client;
+}
+
+/** The byte budget of one delegation with `agent`: its agents-file entry's, else the worker's (A2A_MAX_DELEGATION_BYTES). */
+export function delegationBudget(deps: ActivityDeps, agent: AgentRef, droppedBefore = 0): ByteBudget {
+  const entry = deps.registry.locate(agent.name).entry;
+  return new ByteBudget(entry?.maxDelegationBytes ?? deps.limits?.maxDelegationBytes, droppedBefore);
+}
+
+/**
+ * How an activity of the current delegation views the task at `agent`: the delegation's byte
+ * budget, what it expects of the task, and the worker's owners, where the task is claimed for
+ * this delegation (another delegation's task is refused).
+ */
+export function taskViewOptions(
+  deps: ActivityDeps,
+  agent: AgentRef,
+  options: { expect?: ExpectedTask; droppedBytes?: number } = {},
+): TaskViewOptions {
+  const workflowId = currentWorkflowId();
+  return {
+    ...(deps.limits ? { limits: deps.limits } : {}),
+    budget: delegationBudget(deps, agent, options.droppedBytes),
+    ...(options.expect ? { expect: options.expect } : {}),
+    claim: (taskId, contextId) => deps.owners.claim(agent.endpoint.url, taskId, contextId, workflowId),
+  };
 }

@@ -7,6 +7,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { A2AError } from '../a2a/index.js';
 import { A2A_ERROR_TYPE_PREFIX, FailureType } from '../contract/failure-types.js';
+import { agentLabel } from '../contract/telemetry.js';
 import { AgentNotConfiguredError, AgentsFileError, CredentialMissingError } from './agent-registry.js';
 
 /**
@@ -14,7 +15,9 @@ import { AgentNotConfiguredError, AgentsFileError, CredentialMissingError } from
  * cancellation, and a failure that ends the delegation, carry `details`: what the activity had
  * seen (the task id it created, the artifact chunks received), so nothing received is lost.
  */
-export function toActivityFailure(err: unknown, agent: string, details?: unknown): Error {
+export function toActivityFailure(err: unknown, agentName: string, details?: unknown): Error {
+  // An agent named by URL is printed without user info or query string: a credential could hide there.
+  const agent = agentLabel(agentName);
   if (err instanceof ApplicationFailure) {
     if (!err.nonRetryable || details === undefined || err.details?.length) return err;
     return ApplicationFailure.create({

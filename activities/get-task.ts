@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import type { AgentRef, StatusKey } from '../contract/delegation-types.js';
-import { clientFor, type ActivityDeps } from './deps.js';
+import { clientFor, taskViewOptions, type ActivityDeps } from './deps.js';
 import { asActivity } from './failures.js';
 import { withinPayloadLimit } from './payload-limit.js';
 import { phaseOf, TaskView, type TrackOutcome } from './task-outcome.js';
@@ -11,6 +11,8 @@ export interface GetTaskInput {
   taskId: string;
   /** An interrupted status already answered: seeing it again is not a new question. */
   handled?: StatusKey;
+  /** The delegation's context: a task of another context is refused (no cross-talk). */
+  contextId?: string;
 }
 
 /**
@@ -22,7 +24,8 @@ export async function getTask(deps: ActivityDeps, input: GetTaskInput): Promise<
   return asActivity(input.agent.name, () =>
     whileHeartbeating(async () => {
       const client = await clientFor(deps, input.agent);
-      const view = new TaskView(input.taskId, undefined, deps.limits);
+      const expect = input.contextId ? { contextId: input.contextId } : {};
+      const view = new TaskView(input.taskId, undefined, taskViewOptions(deps, input.agent, { expect }));
       const signal = Context.current().cancellationSignal;
       view.snapshot(await client.getTask({ id: input.taskId, historyLength: 0 }, { signal }));
       const phase = phaseOf(view.status, input.handled);

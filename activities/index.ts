@@ -21,6 +21,7 @@ import { resolveAgent, type ResolveAgentInput } from './resolve-agent.js';
 import { sendMessage, type SendMessageInput, type SendOutcome } from './send-message.js';
 import { streamMessage, type StreamMessageInput, type StreamTurnOutcome } from './stream-message.js';
 import type { TrackOutcome } from './task-outcome.js';
+import { TaskOwners } from './task-identity.js';
 import { trackTask, type TrackTaskInput } from './track-task.js';
 
 export interface CreateActivitiesOptions {
@@ -82,6 +83,7 @@ export function createActivities(options: CreateActivitiesOptions = {}): Delegat
     requestTimeoutMs,
     limits: options.limits,
     telemetry: options.telemetry,
+    owners: new TaskOwners(),
   };
   return {
     'a2a.resolveAgent': (input: ResolveAgentInput) => resolveAgent(deps, input),

@@ -1,5 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { FailureType } from '../contract/failure-types.js';
+import { agentLabel } from '../contract/telemetry.js';
 
 /**
  * What an activity may hand to its workflow. Temporal refuses payloads over 2 MB (and warns from
@@ -13,7 +14,7 @@ export function withinPayloadLimit<T>(value: T, agent: string, what: string): T 
   const bytes = Buffer.byteLength(JSON.stringify(value));
   if (bytes <= MAX_RESULT_BYTES) return value;
   throw ApplicationFailure.nonRetryable(
-    `Agent "${agent}" returned ${(bytes / 1e6).toFixed(1)} MB for ${what}, more than the ${MAX_RESULT_BYTES / 1e6} MB a Temporal payload may carry here (Temporal's hard limit is 2 MB). Ask the agent for a smaller result, or for links instead of inline files; a claim-check store is not built yet.`,
+    `Agent "${agentLabel(agent)}" returned ${(bytes / 1e6).toFixed(1)} MB for ${what}, more than the ${MAX_RESULT_BYTES / 1e6} MB a Temporal payload may carry here (Temporal's hard limit is 2 MB). Ask the agent for a smaller result, or for links instead of inline files; a claim-check store is not built yet.`,
     FailureType.resultTooLarge,
   );
 }

@@ -1,7 +1,9 @@
-import { Context } from '@temporalio/activity';
-import { selectInterface, type AgentCard } from '../a2a/index.js';
+import { Context, log } from '@temporalio/activity';
+import type { AgentCard } from '../a2a/index.js';
+import { rankInterfaces } from '../a2a/agent-card.js';
+import { grpcInterfaceUrl } from '../a2a/grpc/target.js';
 import { ExtendedAgentCardNotConfiguredError, UnsupportedOperationError } from '../a2a/errors.js';
-import { SecurityRequirementsUnmetError } from '../a2a/security-errors.js';
+import { OutboundRefusedError, SecurityRequirementsUnmetError } from '../a2a/security-errors.js';
 import { agentCardUrl } from '../a2a/agent-card.js';
 import { displayUrl } from '../a2a/display-url.js';
 import { meetRequirements, type ChosenRequirement } from '../a2a/security-requirements.js';
@@ -9,6 +11,7 @@ import type { EndpointSecurity, ResolvedAgent, ResolvedCard, ResolvedEndpoint } 
 import type { AgentLocation } from './agent-registry.js';
 import { clientFor, type ActivityDeps } from './deps.js';
 import { asActivity } from './failures.js';
+import { agentLabel } from '../contract/telemetry.js';
 
 export interface ResolveAgentInput {
   /** A name from the agents file, or a URL. */
@@ -39,7 +42,8 @@ export async function resolveAgent(deps: ActivityDeps, { agent }: ResolveAgentIn
     });
     // Checked on every resolve, cached card or not: entries sharing a URL may ask for different keys.
     const verify = deps.access.cardVerifier(location);
-    await verify?.(fetched.card, { operation: 'GetAgentCard', agentUrl: displayUrl(fetched.cardUrl) });
+    const agentUrl = displayUrl(fetched.cardUrl);
+    let verdict = await verify?.(fetched.card, { operation: 'GetAgentCard', agentUrl });
     let card = fetched.card;
     let endpoint = await choose(deps, location, card, fetched.cardUrl);
     if (card.capabilities.extendedAgentCard && location.entry?.auth) {
@@ -51,6 +55,9 @@ export async function resolveAgent(deps: ActivityDeps, { agent }: ResolveAgentIn
         throw err;
       });
       if (extended !== card) {
+        // The extended card replaces the public one: it is verified like it (and refused unsigned
+        // under requireSignedCard), so a signed public card never vouches for an unsigned extended one.
+        verdict = await verify?.(extended, { operation: 'GetExtendedAgentCard', agentUrl });
         card = extended;
         endpoint = await choose(deps, location, card, fetched.cardUrl);
       }
@@ -60,7 +67,7 @@ export async function resolveAgent(deps: ActivityDeps, { agent }: ResolveAgentIn
     return {
       name: agent,
       cardUrl: fetched.cardUrl,
-      card: reduceCard(card, verify !== undefined && Boolean(fetched.card.signatures?.length)),
+      card: reduceCard(card, verdict === 'verified'), // whether the card actually used was verified
       endpoint,
       autoMode,
     };
@@ -68,9 +75,10 @@ export async function resolveAgent(deps: ActivityDeps, { agent }: ResolveAgentIn
 }
 
 /**
- * The card's interface for us: one we speak, on an origin the policy trusts, whose security
- * requirements the agents file meets.
- * @throws NoUsableInterfaceError, InterfaceOriginMismatchError, OutboundRefusedError, SecurityRequirementsUnmetError
+ * The card's interface for us: the best one we speak (in the entry's `bindings` order) on an
+ * origin the policy trusts, whose security requirements the agents file meets. A gRPC interface's
+ * `host:port` becomes a URL here (the card's scheme), so the policy judges it as any other.
+ * @throws NoUsableInterfaceError, InterfaceOriginMismatchError (of the best one, when none is on a trusted origin), OutboundRefusedError, SecurityRequirementsUnmetError
  */
 async function choose(
   deps: ActivityDeps,
@@ -78,7 +86,21 @@ async function choose(
   card: AgentCard,
   cardUrl: string,
 ): Promise<ResolvedEndpoint> {
-  const selected = selectInterface(card);
+  const ranked = rankInterfaces(card, location.entry?.bindings ? { bindings: location.entry.bindings } : {}).map((i) =>
+    i.binding === 'GRPC' ? { ...i, url: grpcInterfaceUrl(i.url, cardUrl) } : i,
+  );
+  // grpc-js resolves host names itself, where the address guard of agents named by URL (no private
+  // addresses, DNS rebinding included) cannot run: such agents are reached over HTTP only.
+  const candidates = location.entry ? ranked : ranked.filter((i) => i.binding !== 'GRPC');
+  if (candidates.length === 0) {
+    throw new OutboundRefusedError({
+      operation: 'GetAgentCard',
+      agentUrl: displayUrl(cardUrl),
+      why: 'its card offers only gRPC, which this worker speaks to agents of its agents file only; add the agent there',
+    });
+  }
+  // The best interface on a trusted origin: one elsewhere (a gRPC port not allow-listed) is passed over.
+  const selected = candidates.find((i) => location.policy.trusts(i.url)) ?? candidates[0]!;
   location.policy.checkInterface(selected.url, cardUrl);
   await location.policy.check(selected.url, { operation: 'GetAgentCard' });
   const { held, provided } = deps.access.held(location);
@@ -91,6 +113,11 @@ async function choose(
       provided: verdict.provided,
     });
   }
+  if (verdict.unreadable)
+    log.warn(
+      "the card's security scheme is in a form this worker cannot read; sending the credential of the agent's agents-file entry (to the card's origin only)",
+      { agent: agentLabel(location.name), schemes: verdict.unreadable.map((n) => n.slice(0, 40)), provided },
+    );
   return verdict.chosen ? { ...selected, security: bounded(verdict.chosen) } : selected;
 }
 

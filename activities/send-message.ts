@@ -1,11 +1,11 @@
 import { Context, log } from '@temporalio/activity';
 import { A2AError, type A2AClient, type Message, type Task } from '../a2a/index.js';
 import type { AgentRef, StatusKey } from '../contract/delegation-types.js';
-import { clientFor, type ActivityDeps } from './deps.js';
+import { clientFor, taskViewOptions, type ActivityDeps } from './deps.js';
 import { asActivity } from './failures.js';
 import { whileHeartbeating } from './heartbeat.js';
 import { withinPayloadLimit } from './payload-limit.js';
-import { phaseOf, type TrackPhase } from './task-outcome.js';
+import { phaseOf, TaskView, type TrackPhase } from './task-outcome.js';
 import { statusKeyOf } from '../contract/answered-status.js';
 import { messageText, withoutHistory } from './task-view.js';
 
@@ -47,6 +47,7 @@ export async function sendMessage(deps: ActivityDeps, input: SendMessageInput): 
       if (context.info.attempt > 1) {
         const existing = await findSentTask(client, input.message, signal);
         if (existing) {
+          checkSentTask(deps, input, existing);
           log.info('adopted the task created by an earlier attempt', {
             taskId: existing.id,
             messageId: input.message.messageId,
@@ -61,11 +62,23 @@ export async function sendMessage(deps: ActivityDeps, input: SendMessageInput): 
         },
         { signal },
       );
+      if ('task' in response) checkSentTask(deps, input, response.task);
       return 'task' in response
         ? taskOutcome(input, response.task, false)
         : withinPayloadLimit({ kind: 'message', message: response.message }, input.agent.name, 'its direct reply');
     }),
   );
+}
+
+/**
+ * The task the agent returned for our message is this delegation's (its context, the task we
+ * answered, no other delegation's on this worker) and within the byte budget.
+ * @throws InvalidResponseError, ResponseTooLargeError
+ */
+function checkSentTask(deps: ActivityDeps, input: SendMessageInput, task: Task): void {
+  const { taskId, contextId } = input.message;
+  const expect = { ...(taskId ? { taskId } : {}), ...(contextId ? { contextId } : {}) };
+  new TaskView('', undefined, taskViewOptions(deps, input.agent, { expect })).snapshot(task);
 }
 
 function taskOutcome(input: SendMessageInput, task: Task, adopted: boolean): SendOutcome {
@@ -90,7 +103,10 @@ export async function findSentTask(
   message: Message,
   signal: AbortSignal,
 ): Promise<Task | undefined> {
-  const holds = (task: Task) => task.history?.some((m) => m.messageId === message.messageId) ?? false;
+  // Our message in its history, and (when the task says) our context: a task of another conversation is not ours.
+  const holds = (task: Task) =>
+    (!task.contextId || !message.contextId || task.contextId === message.contextId) &&
+    (task.history?.some((m) => m.messageId === message.messageId) ?? false);
   if (message.taskId) {
     const task = await client.getTask({ id: message.taskId, historyLength: LOOKBACK }, { signal });
     return holds(task) ? task : undefined;

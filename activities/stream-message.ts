@@ -40,7 +40,11 @@ export type StreamTurnOutcome = { kind: 'message'; message: Message } | ({ kind:
  */
 export async function streamMessage(deps: ActivityDeps, input: StreamMessageInput): Promise<StreamTurnOutcome> {
   const context = Context.current();
-  const { view, reach } = resumeFollowing(deps, input);
+  const { message } = input;
+  const { view, reach } = resumeFollowing(deps, input, {
+    ...(message.taskId ? { taskId: message.taskId } : {}),
+    ...(message.contextId ? { contextId: message.contextId } : {}),
+  });
   // On cancellation the workflow learns the task id (and what was received) from the failure's details.
   return asActivity(
     input.agent.name,

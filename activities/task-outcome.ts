@@ -4,7 +4,6 @@
  */
 import {
   ArtifactAssembler,
-  artifactText,
   type ArtifactLimits,
   type ArtifactSet,
   type Artifact,
@@ -16,6 +15,8 @@ import {
 import { InvalidResponseError } from '../a2a/errors.js';
 import type { StatusKey } from '../contract/delegation-types.js';
 import { isAnsweredStatus, statusKeyOf } from '../contract/answered-status.js';
+import { ByteBudget, partsBytes } from './byte-budget.js';
+import { checkTaskIdentity, quoteId, type ExpectedTask } from './task-identity.js';
 import { messageText } from './task-view.js';
 
 /** Where the task stands when the tracking round ends. */
@@ -33,6 +34,8 @@ export interface TrackOutcome {
   artifacts: Artifact[];
   /** Set when the round ended while the agent did not answer: since when (epoch ms), so the next round goes on counting. */
   unreachableSince?: number;
+  /** Bytes the agent made this delegation drop so far (see ByteBudget): pass them to the next round (RoundSettings.droppedBytes). */
+  droppedBytes?: number;
 }
 
 /** One artifact as the tracker has it so far (heartbeat details; `watch` prints `text` as it grows). */
@@ -53,6 +56,8 @@ export interface TrackProgress {
   artifacts: ArtifactProgress[];
   /** Since when (epoch ms) the agent has not answered, while it does not. */
   unreachableSince?: number;
+  /** Bytes the agent made this delegation drop so far (see ByteBudget): a new attempt goes on counting. */
+  droppedBytes?: number;
 }
 
 /** Heartbeat details are small by design: the last 16 KB of each artifact's text, 32 artifacts, 64 KB of text in all. */
@@ -80,49 +85,105 @@ export function phaseOf(status: TaskStatus | undefined, handled: StatusKey | und
   }
 }
 
+/** What a {@link TaskView} checks and counts. */
+export interface TaskViewOptions {
+  limits?: Partial<ArtifactLimits>;
+  /** Bytes of content this delegation may hold and drop; default: a fresh budget of the default size. */
+  budget?: ByteBudget;
+  /** What the delegation expects of the task: checked on every snapshot and event. */
+  expect?: ExpectedTask;
+  /** Told of the task id (and context) once they are known or change: another delegation's task is refused there. */
+  claim?: (taskId: string, contextId: string | undefined) => void;
+}
+
 /**
  * The task as the tracker has assembled it from snapshots and stream events. A stream may start
  * with the Task, a status update or an artifact update (SDKs differ: the Python SDK's answer turn
  * starts with a status update), so the task and context ids come from whichever event comes
- * first, and every later event must name the same task.
+ * first, and every later event must name the same task, in the delegation's context (see
+ * task-identity.ts). Every byte of content is counted against the delegation's {@link ByteBudget}
+ * before it is assembled.
  */
 export class TaskView {
   task: Task;
   status: TaskStatus | undefined;
   events = 0;
+  readonly budget: ByteBudget;
   /** Linear in the number of events: each chunk costs its own parts, whatever came before. */
   private readonly assembler: ArtifactAssembler;
+  private readonly expected: ExpectedTask;
+  private readonly claim: TaskViewOptions['claim'];
+  /** Bytes held per artifact, and by the current status message. */
+  private readonly artifactBytes = new Map<string, number>();
+  private statusBytes = 0;
+  private claimed = '';
 
-  constructor(taskId: string, resumed: TrackProgress | undefined, limits?: Partial<ArtifactLimits>) {
-    this.assembler = new ArtifactAssembler(limits);
+  constructor(taskId: string, resumed: TrackProgress | undefined, options: TaskViewOptions = {}) {
+    this.assembler = new ArtifactAssembler(options.limits);
+    this.budget = options.budget ?? new ByteBudget();
+    this.expected = { ...options.expect, ...(taskId ? { taskId } : {}) };
+    this.claim = options.claim;
     this.task = { id: taskId, status: { state: resumed?.state ?? 'TASK_STATE_SUBMITTED' } } as Task;
     this.events = resumed?.events ?? 0;
   }
 
-  /** @throws InvalidResponseError when the event names no task, or another task than the one followed. */
-  apply(event: StreamResponse): void {
+  /**
+   * `opening`: the first event of a stream we opened (its task snapshot is a read of ours, like
+   * GetTask); a snapshot later in a stream is the agent's doing, and what it replaces is dropped.
+   *
+   * @throws InvalidResponseError when the event names no task, another task than the one
+   * followed, or another context; ResponseTooLargeError past the byte budget.
+   */
+  apply(event: StreamResponse, opening = false): void {
     this.events += 1;
     if ('task' in event) {
-      this.snapshot(event.task);
+      this.snapshot(event.task, opening);
     } else if ('statusUpdate' in event) {
       const update = event.statusUpdate;
       this.adopt(update.taskId, update.contextId);
+      this.countStatus(update.status);
       this.status = update.status;
       this.task = { ...this.task, status: update.status };
     } else if ('artifactUpdate' in event) {
       const update = event.artifactUpdate;
       this.adopt(update.taskId, update.contextId);
+      const id = update.artifact.artifactId;
+      const bytes = partsBytes(update.artifact.parts);
+      const before = this.artifactBytes.get(id) ?? 0;
+      this.budget.replace(update.append ? 0 : before, bytes);
       this.assembler.apply(update, this.assembler.position(update));
+      this.artifactBytes.set(id, update.append ? before + bytes : bytes);
     }
   }
 
-  /** A full task (GetTask, or a stream's first event) replaces everything assembled so far. */
-  snapshot(task: Task): void {
+  /**
+   * A full task replaces everything assembled so far. `ours`: we read it (GetTask, a stream's first
+   * event), so what it holds is what the delegation holds; otherwise what it replaces is dropped.
+   */
+  snapshot(task: Task, ours = true): void {
     this.adopt(task.id, task.contextId);
+    const sizes = new Map<string, number>();
+    for (const artifact of task.artifacts ?? [])
+      sizes.set(artifact.artifactId, (sizes.get(artifact.artifactId) ?? 0) + partsBytes(artifact.parts));
+    const status = partsBytes(task.status.message?.parts);
+    let total = status;
+    for (const bytes of sizes.values()) total += bytes;
+    if (ours) this.budget.rebase(total);
+    else this.budget.replace(this.budget.heldBytes, total);
     const { history: _history, artifacts: _artifacts, ...rest } = task;
     this.task = rest;
     this.status = task.status;
     this.assembler.snapshot(task);
+    this.artifactBytes.clear();
+    for (const [id, bytes] of sizes) this.artifactBytes.set(id, bytes);
+    this.statusBytes = status;
+  }
+
+  /** A new status supersedes the old one: its message is held, the old one dropped. */
+  private countStatus(status: TaskStatus): void {
+    const bytes = partsBytes(status.message?.parts);
+    this.budget.replace(this.statusBytes, bytes);
+    this.statusBytes = bytes;
   }
 
   private adopt(taskId: string, contextId: string | undefined): void {
@@ -137,6 +198,18 @@ export class TaskView {
         { path: 'taskId' },
       );
     }
+    // Once known, the context is the delegation's: it must not change either.
+    checkTaskIdentity(taskId, contextId, {
+      ...this.expected,
+      contextId: this.expected.contextId ?? this.task.contextId,
+    });
+    // Claimed before it is adopted: another delegation's task never becomes this view's (nor its heartbeat's).
+    const context = contextId || this.task.contextId;
+    const key = `${taskId}\n${context ?? ''}`;
+    if (key !== this.claimed) {
+      this.claim?.(taskId, context);
+      this.claimed = key;
+    }
     this.task = { ...this.task, id: taskId, ...(contextId ? { contextId } : {}) };
   }
 
@@ -150,11 +223,14 @@ export class TaskView {
     return `${this.status?.state}|${this.status?.timestamp}|${parts}`;
   }
 
-  /** What the heartbeat carries: bounded, however many artifacts and chunks the agent sends. */
+  /**
+   * What the heartbeat carries: bounded, however many artifacts and chunks the agent sends, and
+   * built from the end of each artifact (a tail window), never by joining whole artifacts.
+   */
   progress(): TrackProgress {
     let budget = MAX_PROGRESS_TOTAL;
     const shown = this.artifacts.artifacts.slice(-MAX_PROGRESS_ARTIFACTS).map((artifact) => {
-      const text = artifactText(artifact).slice(-Math.min(MAX_PROGRESS_TEXT, budget));
+      const text = tailText(artifact, Math.min(MAX_PROGRESS_TEXT, budget));
       budget -= text.length;
       return {
         artifactId: artifact.artifactId.slice(0, 256),
@@ -164,22 +240,41 @@ export class TaskView {
         text,
       };
     });
-    return { taskId: this.task.id, state: this.status?.state, events: this.events, artifacts: shown };
+    const dropped = this.budget.droppedBytes;
+    return {
+      taskId: this.task.id,
+      state: this.status?.state,
+      events: this.events,
+      artifacts: shown,
+      ...(dropped ? { droppedBytes: dropped } : {}),
+    };
   }
 
   outcome(phase: TrackPhase): TrackOutcome {
     const status = this.status ?? this.task.status;
+    const dropped = this.budget.droppedBytes;
     return {
       phase,
       task: this.task,
       status: statusKeyOf(status),
       statusText: messageText(status.message),
       artifacts: this.artifacts.artifacts,
+      ...(dropped ? { droppedBytes: dropped } : {}),
     };
   }
 }
 
-/** An id for a message: at most 64 characters, quoted. */
-function quoteId(id: string): string {
-  return JSON.stringify(id.length > 64 ? `${id.slice(0, 63)}…` : id);
+/** The last `max` characters of the artifact's text parts, read from its end. */
+export function tailText(artifact: Artifact, max: number): string {
+  if (max <= 0) return '';
+  const pieces: string[] = [];
+  let length = 0;
+  for (let i = artifact.parts.length - 1; i >= 0 && length < max; i--) {
+    const part = artifact.parts[i]!;
+    if (!('text' in part)) continue;
+    const text = part.text.length > max - length ? part.text.slice(part.text.length - (max - length)) : part.text;
+    pieces.push(text);
+    length += text.length;
+  }
+  return pieces.reverse().join('');
 }

@@ -7,12 +7,13 @@ import {
   UnsupportedOperationError,
 } from '../a2a/errors.js';
 import type { AgentRef, StatusKey } from '../contract/delegation-types.js';
-import { clientFor, type ActivityDeps } from './deps.js';
+import { clientFor, taskViewOptions, type ActivityDeps } from './deps.js';
 import { asActivity } from './failures.js';
 import { heartbeating } from './heartbeat.js';
 import { withinPayloadLimit } from './payload-limit.js';
 import { isTransient, Reachability } from './reachability.js';
 import { phaseOf, TaskView, type TrackOutcome, type TrackProgress } from './task-outcome.js';
+import type { ExpectedTask } from './task-identity.js';
 
 export { phaseOf } from './task-outcome.js';
 export type { TrackOutcome, TrackProgress } from './task-outcome.js';
@@ -27,6 +28,8 @@ export interface RoundSettings {
   unreachableMs?: number;
   /** The agent has not answered since then (epoch ms): the previous round ended in silence. */
   unreachableSince?: number;
+  /** Bytes the agent made this delegation drop in earlier rounds (TrackOutcome.droppedBytes): the byte budget goes on counting. */
+  droppedBytes?: number;
 }
 
 /** Stream mode: with no event for this long, check the task with GetTask and subscribe again. */
@@ -36,6 +39,8 @@ export interface TrackTaskInput extends RoundSettings {
   agent: AgentRef;
   taskId: string;
   mode: 'stream' | 'poll';
+  /** The delegation's context: a task or event of another context is refused (no cross-talk). */
+  contextId?: string;
   /** An interrupted status already answered: seeing it again is not a new question (see the design's traps). */
   handled?: StatusKey;
 }
@@ -47,7 +52,12 @@ export interface TrackTaskInput extends RoundSettings {
  * replaces what was assembled, so no artifact text is repeated.
  */
 export async function trackTask(deps: ActivityDeps, input: TrackTaskInput): Promise<TrackOutcome> {
-  const { view, reach } = resumeFollowing(deps, input, input.taskId);
+  const { view, reach } = resumeFollowing(
+    deps,
+    input,
+    input.contextId ? { contextId: input.contextId } : {},
+    input.taskId,
+  );
   return asActivity(
     input.agent.name,
     async () => {
@@ -70,15 +80,22 @@ export async function trackTask(deps: ActivityDeps, input: TrackTaskInput): Prom
 
 /**
  * What a following activity (a tracking round, a stream turn) starts from: the task as an earlier
- * attempt of it saw it (heartbeat details), and how long the agent has been silent.
+ * attempt of it saw it (heartbeat details), how long the agent has been silent, and how much of
+ * the delegation's byte budget it has used. `expect`: the task and context that are the delegation's;
+ * `taskId`: the task to follow (else the one the heartbeat names, else the one the agent names now).
  */
 export function resumeFollowing(
   deps: ActivityDeps,
-  input: Pick<RoundSettings, 'unreachableMs' | 'unreachableSince'> & { agent: AgentRef },
+  input: Pick<RoundSettings, 'unreachableMs' | 'unreachableSince' | 'droppedBytes'> & { agent: AgentRef },
+  expect: ExpectedTask = {},
   taskId?: string,
 ): { view: TaskView; reach: Reachability } {
   const resumed = Context.current().info.heartbeatDetails as TrackProgress | undefined;
-  const view = new TaskView(taskId ?? resumed?.taskId ?? '', resumed, deps.limits);
+  const options = taskViewOptions(deps, input.agent, {
+    expect,
+    droppedBytes: resumed?.droppedBytes ?? input.droppedBytes ?? 0,
+  });
+  const view = new TaskView(taskId ?? resumed?.taskId ?? '', resumed, options);
   const since = resumed?.unreachableSince ?? input.unreachableSince;
   return { view, reach: new Reachability(input.agent.name, input.unreachableMs ?? 120_000, since) };
 }
@@ -133,10 +150,12 @@ export async function followStream(
         opening?.(round) ??
         client.subscribeToTask({ id: view.task.id }, { signal: round, idleTimeoutMs: STREAM_IDLE_MS });
       opening = undefined;
+      let first = true;
       for await (const event of events) {
         reach.answered();
         if ('message' in event && !view.task.id) return { kind: 'message', message: event.message };
-        view.apply(event);
+        view.apply(event, first); // a stream's first event is the task as it stands: a read of ours
+        first = false;
         beat();
         const phase = phaseOf(view.status, input.handled);
         if (phase) return { kind: 'task', outcome: view.outcome(phase) };

@@ -100,7 +100,7 @@ export function markdownReport(r: BenchResults): string {
     for (const [name, o] of Object.entries(h.alone)) {
       rows.push([
         `hostility: ${name} alone`,
-        `${o.code} in ${o.seconds} s; worker peak RSS ${o.peak_rss_mb} MB (idle ${o.idle_rss_mb} MB)`,
+        `${o.code} in ${o.seconds} s; worker peak RSS ${o.peak_rss_mb} MB (idle ${o.idle_rss_mb} MB); event loop max ${o.event_loop_max_ms} ms, p99 ${o.event_loop_p99_ms} ms`,
       ]);
     }
   }

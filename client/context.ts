@@ -7,6 +7,9 @@ import { tracingClientOptions } from '../telemetry/client-interceptors.js';
 import type { Command } from 'commander';
 import { temporalTarget, type TemporalTarget } from '../platform/temporal-config.js';
 import { explainConnectionFailure, explainTemporalError } from './temporal-errors.js';
+import type { BlobStore } from '../storage/blob-store.js';
+import { loadBlobSettings, openBlobStore, type BlobSettings } from '../storage/config.js';
+import { blobPlugins } from '../storage/temporal-storage.js';
 
 export interface GlobalOptions {
   address?: string;
@@ -23,6 +26,8 @@ export interface CliContext {
   /** Base URL of the Temporal Web UI; undefined when nothing says where it is (see {@link uiBaseUrl}). */
   uiBase?: string;
   json: boolean;
+  /** The blob store the workers write to (the same A2A_BLOB_* settings): External Storage's claims and stored artifacts. */
+  blobs: { settings: BlobSettings; store: BlobStore };
   close(): Promise<void>;
 }
 
@@ -43,6 +48,7 @@ export function withConnectionOptions(command: Command): Command {
 /** Connects to Temporal. @throws CliError with the way out when no server answers or TLS does not fit. */
 export async function openContext(options: GlobalOptions): Promise<CliContext> {
   const target = temporalTarget(options);
+  const settings = loadBlobSettings();
   let connection: Connection;
   try {
     connection = await Connection.connect({ ...target.connectionOptions, connectTimeout: 3_000 });
@@ -50,18 +56,25 @@ export async function openContext(options: GlobalOptions): Promise<CliContext> {
   } catch (err) {
     throw (await explainConnectionFailure(err, target)) ?? err;
   }
+  const store = openBlobStore(settings.store);
   return {
     client: new Client({
       connection,
       namespace: target.namespace,
       // A traced command starts the trace: `release start` is the root of the release's spans.
       ...tracingClientOptions(),
+      // Results and queries above the threshold are claims in history: read through the store.
+      plugins: blobPlugins(settings, store),
     }),
     address: target.address,
     namespace: target.namespace,
     uiBase: uiBaseUrl(options.uiUrl, target),
     json: options.json ?? false,
-    close: () => connection.close(),
+    blobs: { settings, store },
+    close: async () => {
+      await store.close();
+      await connection.close();
+    },
   };
 }
 

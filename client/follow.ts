@@ -6,7 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CliContext } from './context.js';
 import { readStatus, type QuestionView, type StatusView } from './status-view.js';
-import { terminalJson } from './terminal-text.js';
+import { indentLines, oneLine, terminalJson } from './terminal-text.js';
 import type { Terminal } from './terminal.js';
 
 export interface FollowOptions {
@@ -57,21 +57,21 @@ export async function follow(context: CliContext, workflowId: string, options: F
       case 'phase':
         return terminal.line(`▸ ${event.phase}`);
       case 'state':
-        return terminal.line(`  ${event.label ?? event.workflowId}: ${event.state}`);
+        return terminal.line(`  ${oneLine(event.label ?? event.workflowId)}: ${oneLine(event.state)}`);
       case 'question':
         return terminal.line(
-          `\n? ${event.question.label ?? 'agent'} asks (task ${event.question.taskId}):\n${indent(event.question.text)}\n`,
+          `\n? ${oneLine(event.question.label ?? 'agent')} asks (task ${oneLine(event.question.taskId)}):\n  ${indentLines(event.question.text, '  ')}\n`,
         );
       case 'artifact': {
         const key = `${event.workflowId}#${event.artifactId}`;
         if (key !== lastArtifact)
-          terminal.line(`\n── ${event.label ?? 'agent'} · ${event.name ?? event.artifactId} ──`);
+          terminal.line(`\n── ${oneLine(event.label ?? 'agent')} · ${oneLine(event.name ?? event.artifactId)} ──`);
         lastArtifact = key;
         return terminal.write(event.text);
       }
       case 'result':
         return terminal.line(
-          `  ${event.label ?? 'agent'}: ${event.name ?? event.artifactId} ready (${event.characters} characters)`,
+          `  ${oneLine(event.label ?? 'agent')}: ${oneLine(event.name ?? event.artifactId)} ready (${event.characters} characters)`,
         );
       case 'end':
         return terminal.line(
@@ -139,11 +139,4 @@ export async function follow(context: CliContext, workflowId: string, options: F
     terminal.setStatus(`${view.kind} ${view.phase}${waiting} · ${Math.round((Date.now() - started) / 1000)} s`);
     await sleep(options.intervalMs ?? 400, undefined, { signal: options.signal });
   }
-}
-
-function indent(text: string): string {
-  return text
-    .split('\n')
-    .map((l) => `  ${l}`)
-    .join('\n');
 }

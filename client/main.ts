@@ -7,7 +7,10 @@ import { Command, CommanderError } from 'commander';
 import { CliError, ExitCode } from './cli-error.js';
 import { registerAgentsCommand } from './commands/agents.js';
 import { registerAnswerCommand } from './commands/answer.js';
+import { registerArtifactsCommand } from './commands/artifacts.js';
+import { registerBlobsCommand } from './commands/blobs.js';
 import { registerCancelCommand } from './commands/cancel.js';
+import { registerCodecServerCommand } from './commands/codec-server.js';
 import { registerDecideCommands } from './commands/decide.js';
 import { registerDelegateCommand } from './commands/delegate.js';
 import { registerDemoCommand } from './commands/demo.js';
@@ -20,7 +23,7 @@ import { registerTracesCommand } from './commands/traces.js';
 import { registerWatchCommand } from './commands/watch.js';
 import { registerWebhookCommand } from './commands/webhook.js';
 import { registerWorkerCommand } from './commands/worker.js';
-import { terminalSafe } from './terminal-text.js';
+import { indentLines, terminalSafe } from './terminal-text.js';
 import { startTracing, stopTracing } from '../telemetry/tracing.js';
 
 /** The `service.name` of each long-running command's traces (`OTEL_SERVICE_NAME` wins); other commands are the CLI. */
@@ -28,6 +31,7 @@ const SERVICE_NAMES: Record<string, string> = {
   worker: 'a2a-temporal-worker',
   agents: 'a2a-temporal-agents',
   webhook: 'a2a-temporal-webhook',
+  'codec-server': 'a2a-temporal-codec-server',
   demo: 'a2a-temporal-demo',
 };
 
@@ -69,6 +73,8 @@ async function run(argv: string[]): Promise<number> {
   registerDecideCommands(program);
   registerStatusCommand(program);
   registerWatchCommand(program);
+  registerArtifactsCommand(program);
+  registerBlobsCommand(program);
   registerListCommand(program);
   registerCancelCommand(program);
   registerServerCommand(program);
@@ -76,6 +82,7 @@ async function run(argv: string[]): Promise<number> {
   registerAgentsCommand(program);
   registerWorkerCommand(program);
   registerWebhookCommand(program);
+  registerCodecServerCommand(program);
   registerTracesCommand(program);
 
   try {
@@ -89,12 +96,12 @@ async function run(argv: string[]): Promise<number> {
     }
     const verbose = program.opts<{ verbose?: boolean }>().verbose ?? argv.includes('--verbose');
     if (err instanceof CliError) {
-      console.error(`error: ${terminalSafe(err.message)}`);
+      console.error(`error: ${terminalSafe(indentLines(err.message, '  '))}`);
       if (verbose && err.cause) console.error(terminalSafe(inspect(err.cause)));
       return err.exitCode;
     }
     // Failures can quote what an agent said: printed through terminalSafe like all agent text.
-    console.error(`error: ${terminalSafe((err as Error).message ?? String(err))}`);
+    console.error(`error: ${terminalSafe(indentLines((err as Error).message ?? String(err), '  '))}`);
     if (verbose) console.error(terminalSafe(inspect(err)));
     return ExitCode.failed;
   }

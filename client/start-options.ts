@@ -88,16 +88,35 @@ export function cliRegistry(flag: string | undefined): AgentRegistry | undefined
   }
 }
 
-/** @throws CliError (usage) when a name is neither a URL nor in the agents file. */
+/**
+ * @throws CliError (usage) when a name is neither a URL nor in the agents file, or is a URL with
+ * user info (`https://user:password@…`): that would be stored in history as the workflow's input.
+ */
 export function checkAgentNames(registry: AgentRegistry | undefined, names: string[]): void {
-  if (!registry) return;
   for (const name of names) {
-    if (/^https?:\/\//.test(name)) continue;
+    if (/^https?:\/\//.test(name)) {
+      if (hasUserInfo(name))
+        throw new CliError(
+          'An agent URL with user info (user:password@) would be stored in the workflow history as it is, and agents are never sent such URLs; put the credential in the agents file (auth) and name the agent, or give its URL without user info.',
+          2,
+        );
+      continue;
+    }
+    if (!registry) continue;
     try {
       registry.locate(name);
     } catch (err) {
       throw new CliError((err as Error).message, 2);
     }
+  }
+}
+
+function hasUserInfo(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    return parsed.username !== '' || parsed.password !== '';
+  } catch {
+    return false; // not a URL after all: the worker says what is wrong with it
   }
 }
 

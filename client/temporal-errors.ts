@@ -15,7 +15,7 @@ export type TemporalWhere = Pick<TemporalTarget, 'address' | 'namespace'>;
 /** The sentence for a Temporal server that does not answer at `address`. */
 export function unreachableServer(address: string, err: unknown): CliError {
   return new CliError(
-    `Cannot reach the Temporal server at ${address}. Start one with \`npx a2a-temporal server\`, or point TEMPORAL_ADDRESS at yours.`,
+    `Cannot reach the Temporal server at ${address}. Start one with \`npx --no-install a2a-temporal server\`, or point TEMPORAL_ADDRESS at yours.`,
     1,
     { cause: err },
   );

@@ -34,3 +34,4 @@ export {
   releaseStatusQuery,
 } from './messages.js';
 export { A2A_AGENT, A2A_TASK_STATE, RELEASE_PHASE, RELEASE_SERVICE } from './search-attributes.js';
+export { ARTIFACT_REF_KEY, artifactRefOf, type ArtifactRef } from './artifact-ref.js';

@@ -8,6 +8,7 @@ import type { WebhookDeps } from '../activities/deps.js';
 import type { A2ALimits } from '../a2a/index.js';
 import type { AgentUrlSettings } from '../activities/agent-registry.js';
 import { loadWebhookDeps } from './webhook-config.js';
+import { loadBlobSettings, type BlobSettings } from '../storage/config.js';
 
 const positiveInt = z.coerce.number().int().positive();
 /** `true`/`false` (also 1/0, yes/no, on/off). */
@@ -41,6 +42,7 @@ const WorkerEnvSchema = z.object({
   A2A_MAX_ARTIFACTS_PER_TASK: positiveInt.optional(),
   A2A_MAX_PARTS_PER_ARTIFACT: positiveInt.optional(),
   A2A_MAX_JSON_DEPTH: positiveInt.optional(),
+  A2A_MAX_DELEGATION_BYTES: positiveInt.optional(),
   /** Agents may be named by URL in workflow inputs (not only by agents-file name). @default true */
   A2A_AGENTS_BY_URL: bool.default(true),
   /** Agents named by URL may be on private addresses (10/8, 172.16/12, 192.168/16, fc00::/7, 100.64/10). @default false */
@@ -61,6 +63,8 @@ export interface WorkerConfig {
   limits: Partial<A2ALimits>;
   /** Agents named by URL: allowed at all (A2A_AGENTS_BY_URL), on private addresses (A2A_ALLOW_PRIVATE_AGENT_URLS). */
   agentUrls: AgentUrlSettings;
+  /** The blob store and Temporal's External Storage on it (A2A_BLOB_*, A2A_S3_*: storage/config.ts). */
+  blobs: BlobSettings;
 }
 
 /** @throws Error with a sentence naming the variable when the environment is invalid. */
@@ -92,8 +96,10 @@ export function loadWorkerConfig(
       maxArtifactsPerTask: e.A2A_MAX_ARTIFACTS_PER_TASK,
       maxPartsPerArtifact: e.A2A_MAX_PARTS_PER_ARTIFACT,
       maxJsonDepth: e.A2A_MAX_JSON_DEPTH,
+      maxDelegationBytes: e.A2A_MAX_DELEGATION_BYTES,
     }),
     agentUrls: { agentsByUrl: e.A2A_AGENTS_BY_URL, allowPrivate: e.A2A_ALLOW_PRIVATE_AGENT_URLS },
+    blobs: loadBlobSettings(env),
     ...stripUndefined(overrides),
   };
 }

@@ -12,6 +12,7 @@
  */
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { DataConverter } from '@temporalio/common';
 import { SimplePlugin } from '@temporalio/plugin';
 import type { ReplayWorkerOptions, WorkerOptions } from '@temporalio/worker';
 import { createActivities, type CreateActivitiesOptions } from '../activities/index.js';
@@ -19,6 +20,7 @@ import { a2aTelemetry } from '../telemetry/a2a-telemetry.js';
 import { activeMeter } from '../telemetry/runtime.js';
 import { activeTracing } from '../telemetry/tracing.js';
 import { activityInterceptors, workflowSpanSinks, type WorkerTelemetry } from '../telemetry/worker-interceptors.js';
+import { withBlobStorage, type BlobStorageOptions } from '../storage/temporal-storage.js';
 
 const here = fileURLToPath(import.meta.url);
 
@@ -66,6 +68,12 @@ export interface A2ATemporalPluginOptions extends Omit<CreateActivitiesOptions, 
    * runtime installed by `installRuntime`); `false`: none.
    */
   telemetry?: WorkerTelemetry | false;
+  /**
+   * Temporal's External Storage on this blob store: payloads of at least `thresholdBytes` (256 KiB)
+   * go to the store and history keeps a claim. Every client that reads these workflows needs the
+   * same store (`blobStoragePlugin`). Default: none (payloads stay inline).
+   */
+  blobs?: BlobStorageOptions;
 }
 
 /**
@@ -81,6 +89,7 @@ export function a2aTemporalPlugin(options: A2ATemporalPluginOptions = {}): Simpl
   return new A2ATemporalPlugin(
     {
       name: 'a2a-temporal',
+      ...(options.blobs ? { dataConverter: withStore(options.blobs) } : {}),
       activities: (theirs: object | undefined) => withOurActivities(theirs ?? {}, ours),
       workerInterceptors: {
         workflowModules: [TRACING_INTERCEPTORS_PATH],
@@ -89,6 +98,10 @@ export function a2aTemporalPlugin(options: A2ATemporalPluginOptions = {}): Simpl
     },
     telemetry,
   );
+}
+
+function withStore(blobs: BlobStorageOptions) {
+  return (converter: DataConverter | undefined): DataConverter => withBlobStorage(converter, blobs);
 }
 
 /** Thrown when the worker already has an activity under one of our (prefixed) names. */

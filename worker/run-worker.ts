@@ -10,6 +10,8 @@ import { startWebhookReceiver, type DeliveryObserver, type RunningWebhookReceive
 import { requireSearchAttributes } from './search-attribute-check.js';
 import { a2aWorkerOptions } from './worker-options.js';
 import { tracingClientOptions } from '../telemetry/client-interceptors.js';
+import { openBlobStore } from '../storage/config.js';
+import { blobPlugins } from '../storage/temporal-storage.js';
 import { A2AMetrics } from '../telemetry/metrics.js';
 import { deliveryObserver } from '../telemetry/push-tracing.js';
 import { activeMeter } from '../telemetry/runtime.js';
@@ -56,15 +58,23 @@ export async function createA2AWorker(options: A2AWorkerOptions): Promise<A2AWor
     if (!options.connection) await connection.close();
     throw err;
   }
+  const blobStore = openBlobStore(config.blobs.store);
   const worker = await Worker.create({
     connection,
     namespace: target.namespace,
-    ...a2aWorkerOptions(config, registry),
+    ...a2aWorkerOptions(config, registry, undefined, blobStore),
   });
   const receiver = options.webhookReceiver
     ? await startWebhookReceiver({
         ...options.webhookReceiver,
-        notify: temporalNotifier(new Client({ connection, namespace: target.namespace, ...tracingClientOptions() })),
+        notify: temporalNotifier(
+          new Client({
+            connection,
+            namespace: target.namespace,
+            ...tracingClientOptions(),
+            plugins: blobPlugins(config.blobs, blobStore),
+          }),
+        ),
         observer: processDeliveryObserver(),
       }).catch(async (err: unknown) => {
         if (!options.connection) await connection.close();
@@ -79,6 +89,7 @@ export async function createA2AWorker(options: A2AWorkerOptions): Promise<A2AWor
         await worker.run();
       } finally {
         await receiver?.close();
+        await blobStore.close();
         if (!options.connection) await connection.close();
       }
     },

@@ -7,6 +7,9 @@ import type { WorkerOptions } from '@temporalio/worker';
 import type { AgentRegistry } from '../activities/index.js';
 import type { WorkerConfig } from './config.js';
 import { a2aTemporalPlugin, SHOWCASE_WORKFLOWS_PATH } from './plugin.js';
+import type { BlobStore } from '../storage/blob-store.js';
+import { openBlobStore } from '../storage/config.js';
+import { blobStorageOptions } from '../storage/temporal-storage.js';
 
 /**
  * How long a workflow task waits on the sticky queue of the worker that has the workflow cached
@@ -22,7 +25,12 @@ export const STICKY_QUEUE_TIMEOUT = '1 second';
  * The worker's options from its configuration. `telemetry: false` leaves the plugin's
  * interceptors out altogether (the bench's baseline for what telemetry costs when it is off).
  */
-export function a2aWorkerOptions(config: WorkerConfig, registry: AgentRegistry, telemetry?: false): WorkerOptions {
+export function a2aWorkerOptions(
+  config: WorkerConfig,
+  registry: AgentRegistry,
+  telemetry?: false,
+  blobStore: BlobStore = openBlobStore(config.blobs.store),
+): WorkerOptions {
   return {
     taskQueue: config.taskQueue,
     plugins: [
@@ -31,6 +39,7 @@ export function a2aWorkerOptions(config: WorkerConfig, registry: AgentRegistry, 
         requestTimeoutMs: config.requestTimeoutMs,
         webhook: config.webhook,
         limits: config.limits,
+        ...(config.blobs.externalStorage ? { blobs: blobStorageOptions(config.blobs, blobStore) } : {}),
         ...(telemetry === false ? { telemetry } : {}),
       }),
     ],

@@ -10,19 +10,25 @@
  * What opens a block (`#`, `>`, `-`, `+`, `=`, `~`, `1.`, `1)`) is escaped where a line starts.
  * Line breaks (`\n`, `\r`) separate blocks, so inline text gets none. Everything else stays as
  * it is, so versions (`1.4.0`), ranges (`>=18 <21`) and sentences read as they were sent.
- * Linear: single-character patterns, no regex backtracking.
+ * Bidi controls and invisible characters are shown as `<U+202E>` (contract/text.ts), so an
+ * RLO question cannot read as another word. Linear: single-character patterns, no regex backtracking.
  */
+import { revealHidden } from '../contract/text.js';
 
 const INLINE_MARKUP = /[\\`*_[\]|]|<(?=[A-Za-z/!?])|&(?=[A-Za-z#])/g;
 
 /** `text` as literal markdown inside a line, after other text (line breaks become spaces). */
 export function markdownInline(text: string): string {
-  return text.replace(/\r\n?|\n/g, ' ').replace(INLINE_MARKUP, (c) => `\\${c}`);
+  return revealHidden(text)
+    .replace(/\r\n?|\n/g, ' ')
+    .replace(INLINE_MARKUP, (c) => `\\${c}`);
 }
 
 /** `text` split into whole lines of literal markdown (e.g. to prefix each with `> `). */
 export function markdownLines(text: string): string[] {
-  return text.split(/\r\n?|\n/).map(escapeLine);
+  return revealHidden(text)
+    .split(/\r\n?|\n/)
+    .map(escapeLine);
 }
 
 /**
@@ -30,7 +36,7 @@ export function markdownLines(text: string): string[] {
  * backtick longer than the longest run inside, so the text cannot close it early.
  */
 export function markdownCode(text: string): string {
-  const flat = text.replace(/\r\n?|\n/g, ' ');
+  const flat = revealHidden(text).replace(/\r\n?|\n/g, ' ');
   let longest = 0;
   let run = 0;
   for (const c of flat) {

@@ -1,11 +1,12 @@
 /**
  * `hostility`: one worker serves 100 ordinary delegations while 10 hostile agents (the test
  * suite's hostile agent, test/hostile/, with its heaviest attacks: endless bodies, endless SSE
- * lines and events, a 64 MB card, 1,000s of artifacts, deep JSON, huge ids, garbage) run
+ * lines and events, a 64 MB card, 1,000s of artifacts, deep JSON, huge ids, garbage, 700 stream
+ * events of 7 MiB) run
  * alongside. Every ordinary delegation must complete, every hostile one must end in its typed
  * failure, and the worker's event loop must not stall for more than 100 ms (measured inside the
  * worker with `monitorEventLoopDelay`). Then each byte-cap attack alone on a fresh worker: its
- * peak RSS (VmHWM) against the worker's RSS when idle.
+ * peak RSS (VmHWM) against the worker's RSS when idle, and the event loop's longest stall.
  */
 import { WorkflowFailedError, type Client } from '@temporalio/client';
 import { ATTACKS } from '../../test/hostile/attacks.js';
@@ -27,10 +28,17 @@ const ALONGSIDE = [
   'unknown-task-state',
   'sse-not-json',
   'garbage-card',
+  'stream-byte-flood',
 ] as const;
 
 /** The attacks that send the most bytes, each measured alone for its peak RSS. */
-const LARGEST = ['oversized-card', 'endless-body', 'endless-sse-line', 'endless-sse-event'] as const;
+const LARGEST = [
+  'oversized-card',
+  'endless-body',
+  'endless-sse-line',
+  'endless-sse-event',
+  'stream-byte-flood',
+] as const;
 
 export interface AttackOutcome {
   code: string;
@@ -45,8 +53,11 @@ export interface HostilityFigures {
   event_loop_max_ms: number;
   event_loop_p99_ms: number;
   wall_s: number;
-  /** Each of the largest attacks alone on a fresh worker. */
-  alone: Record<string, AttackOutcome & { idle_rss_mb: number; peak_rss_mb: number }>;
+  /** Each of the largest attacks alone on a fresh worker: peak RSS, and the longest the event loop was blocked. */
+  alone: Record<
+    string,
+    AttackOutcome & { idle_rss_mb: number; peak_rss_mb: number; event_loop_max_ms: number; event_loop_p99_ms: number }
+  >;
 }
 
 export async function measureHostility(
@@ -84,8 +95,16 @@ export async function measureHostility(
       const queue = `bench-hostility-${name}-${process.pid}`;
       const fresh = await env.spawnWorker(queue, { BENCH_EXTRA_AGENTS: extra });
       const idle = fresh.rssMb();
+      await fresh.eventLoopDelay(); // from here on
       const outcome = await attack(env.client, queue, name);
-      alone[name] = { ...outcome, idle_rss_mb: round(idle, 1), peak_rss_mb: round(fresh.peakRssMb(), 1) };
+      const stall = await fresh.eventLoopDelay();
+      alone[name] = {
+        ...outcome,
+        idle_rss_mb: round(idle, 1),
+        peak_rss_mb: round(fresh.peakRssMb(), 1),
+        event_loop_max_ms: round(stall.maxMs, 1),
+        event_loop_p99_ms: round(stall.p99Ms, 1),
+      };
       await fresh.stop();
     }
     return {

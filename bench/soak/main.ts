@@ -24,6 +24,7 @@ import { historySummary } from './history.js';
 import { isFollowing, resumption, watchStatus } from './observe.js';
 import { brokenPromises, soakReport, type DelegationOutcome, type SoakEvent } from './report.js';
 import { startSoakStack, type SoakStack } from './stack.js';
+import { loadBlobSettings, openBlobStore } from '../../storage/config.js';
 
 const USAGE = 'usage: npm run soak [-- --minutes <N>]   (N > 0, default 30: how long each remote task works)';
 
@@ -65,12 +66,14 @@ async function main(): Promise<void> {
     const workStart = Math.max(...delegations.map((d) => d.workingSince));
     log(`all remote tasks working; they finish around +${((workStart + workMs - startedAt) / 1000).toFixed(0)} s`);
 
+    const blobSettings = loadBlobSettings();
     const context: CliContext = {
       client: stack.client,
       address: stack.address,
       namespace: 'default',
       uiBase: stack.uiUrl,
       json: false,
+      blobs: { settings: blobSettings, store: openBlobStore(blobSettings.store) },
       close: async () => {},
     };
     const watcher = watchStatus(

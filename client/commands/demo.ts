@@ -6,6 +6,7 @@
  * streams the report and prints the UI link. Everything it started stops at the end, the
  * server too unless --keep.
  */
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
@@ -14,6 +15,9 @@ import type { Command } from 'commander';
 import { SAMPLE_MANIFEST_PATH, startSampleAgents } from '../../agents/index.js';
 import { AgentRegistry } from '../../activities/index.js';
 import { isServing, startDevServer, type DevServer } from '../../platform/dev-server.js';
+import { freePort } from '../../platform/free-port.js';
+import { startCodecServer, type RunningCodecServer } from '../../storage/codec-server.js';
+import { loadBlobSettings, openBlobStore } from '../../storage/config.js';
 import { dataDir } from '../../platform/paths.js';
 import { ensureSearchAttributes } from '../../platform/search-attributes-setup.js';
 import { ensureTemporalCli } from '../../platform/temporal-cli.js';
@@ -144,6 +148,37 @@ export function registerDemoCommand(program: Command): void {
     });
 }
 
+/**
+ * The demo's codec server: the blob store of the environment's settings (the worker's), on a free
+ * loopback port, behind a token of this run carried in the endpoint's path (the embedded UI sends
+ * no header of ours), for the UI on either of `uiPorts`.
+ */
+async function demoCodecServer(
+  uiPorts: number[],
+): Promise<{ server: RunningCodecServer; endpoint: string; close(): Promise<void> }> {
+  const blobs = loadBlobSettings();
+  const store = openBlobStore(blobs.store);
+  const token = randomBytes(24).toString('base64url');
+  const server = await startCodecServer(
+    {
+      store,
+      token,
+      corsOrigins: uiPorts.flatMap((p) => [`http://127.0.0.1:${p}`, `http://localhost:${p}`]),
+      maxPayloadBytes: blobs.maxPayloadBytes,
+      thresholdBytes: blobs.thresholdBytes,
+    },
+    { port: 0 },
+  );
+  return {
+    server,
+    endpoint: `${server.url}/${token}`,
+    close: async () => {
+      await server.close();
+      await store.close();
+    },
+  };
+}
+
 /** The Temporal server for the demo: the configured or running one, else the embedded one. */
 async function temporalForDemo(
   opts: DemoOptions,
@@ -163,19 +198,33 @@ async function temporalForDemo(
   } else {
     const cli = await ensureTemporalCli((line) => terminal.line(`setup: ${line}`));
     terminal.line(`temporal CLI via ${cli.route}: ${cli.version}`);
+    const uiPort = Number(opts.uiPort) || (await freePort('127.0.0.1')); // the codec server needs the UI's origin before it starts
+    const fallback = { port: await freePort('127.0.0.1'), uiPort: await freePort('127.0.0.1') };
+    // The UI shows payloads kept in the blob store (and files) through a codec server of this run.
+    const codec = await demoCodecServer([uiPort, fallback.uiPort]);
+    cleanups.push(() => codec.close());
     terminal.setStatus('starting the embedded Temporal server');
     server = await startDevServer({
       port,
-      uiPort: Number(opts.uiPort),
+      uiPort,
       dbFile: opts.inMemory ? undefined : join(dataDir, 'temporal.sqlite'),
       cliPath: cli.path,
       detached: opts.keep,
+      extraArgs: ['--ui-codec-endpoint', codec.endpoint],
     }).catch(async () => {
       // The ports are taken by something else: run on free ones, in memory.
       terminal.line(`Ports ${port}/${opts.uiPort} are busy; starting the embedded server on free ports.`);
-      return startDevServer({ port: 0, uiPort: 0, cliPath: cli.path, detached: opts.keep });
+      return startDevServer({
+        ...fallback,
+        cliPath: cli.path,
+        detached: opts.keep,
+        extraArgs: ['--ui-codec-endpoint', codec.endpoint],
+      });
     });
     terminal.line(`Embedded Temporal server at ${server.address}, Web UI ${server.uiUrl}`);
+    terminal.line(
+      `Codec server for the UI at ${codec.server.url}${opts.keep ? ' (it stops with the demo: run `a2a-temporal codec-server` to keep payloads readable)' : ''}`,
+    );
     const started = server;
     if (opts.keep) terminal.line(`It keeps running after the demo (--keep); stop it with: kill ${started.process.pid}`);
     else cleanups.push(() => started.stop());

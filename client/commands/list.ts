@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { withConnectionOptions, withContext, type GlobalOptions } from '../context.js';
-import { terminalJson, terminalSafe } from '../terminal-text.js';
+import { oneLine, terminalJson, terminalSafe } from '../terminal-text.js';
 
 const WAITING =
   "ExecutionStatus = 'Running' AND (A2aTaskState IN ('TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED') OR ReleasePhase IN ('waiting-for-input', 'awaiting-approval'))";
@@ -26,7 +26,9 @@ export function registerListCommand(program: Command): void {
             started: w.startTime.toISOString(),
           };
           // Escaped before the columns are measured, so the table stays aligned.
-          rows.push(opts.json ? row : Object.fromEntries(Object.entries(row).map(([k, v]) => [k, terminalSafe(v)])));
+          rows.push(
+            opts.json ? row : Object.fromEntries(Object.entries(row).map(([k, v]) => [k, terminalSafe(oneLine(v))])),
+          );
           if (rows.length >= Number(opts.limit)) break;
         }
         if (opts.json) return console.log(terminalJson(rows, 2));

@@ -6,6 +6,8 @@
  * and expected code included, and join the executed list once the product code they need lands.
  */
 import type { TaskState } from '../../a2a/index.js';
+import type { TrackingOptions } from '../../contract/delegation-types.js';
+import { BLAST_RADIUS_ATTACKS } from './blast-radius-attacks.js';
 import {
   defaultCard,
   type AgentControl,
@@ -19,7 +21,7 @@ import {
 export type ExpectedCode = 'COMPLETED' | 'CANCELED' | `A2A_${string}`;
 
 /** Which credential the agents-file entry gives the agent (it is searched for afterwards). */
-export type CredentialKind = 'bearer' | 'apiKeyHeader' | 'apiKeyQuery';
+export type CredentialKind = 'bearer' | 'apiKeyHeader' | 'apiKeyQuery' | 'oauth2';
 
 export interface HostileAttack {
   name: string;
@@ -44,6 +46,22 @@ export interface HostileAttack {
   agentUrl?: (baseUrl: string) => string;
   /** The most requests the agent may have received by the end (0: nothing was sent to it). */
   requestsAtMost?: number;
+  /** Tracking options of the delegation (e.g. a short `unreachableTimeout` for an agent that never answers). */
+  tracking?: TrackingOptions;
+  /**
+   * A delegation to the same agent (the victim) is started first, and the attacked one once the
+   * agent holds the victim's task: the victim must complete untouched, its task never canceled.
+   */
+  victim?: boolean;
+  /** The most the worker's peak RSS (VmHWM) may grow over its RSS when the attack starts, in MB. */
+  maxRssGrowthMb?: number;
+  /** A credential the workflow input itself carries (a password in the agent's URL): searched for everywhere but there. */
+  secretInInput?: string;
+  /** More settings of the agent's agents-file entry (e.g. requireSignedCard), and the worker environment they name. */
+  entry?: Record<string, unknown>;
+  env?: Record<string, string>;
+  /** With `asks`: the test cancels with `a2a-temporal cancel --wait <waitSeconds>s`, which must return within its bound. */
+  cancelByCli?: { waitSeconds: number };
   agent: AgentScript;
 }
 
@@ -173,13 +191,16 @@ const ECHO_PLACES: Record<
   },
 };
 
-const CREDENTIALS: Record<CredentialKind, { binding: AgentScript['binding']; what: string }> = {
+/** The static credentials (OAuth's token endpoint has an attack of its own). */
+type StaticCredential = Exclude<CredentialKind, 'oauth2'>;
+
+const CREDENTIALS: Record<StaticCredential, { binding: AgentScript['binding']; what: string }> = {
   bearer: { binding: 'JSONRPC', what: 'a bearer token (JSON-RPC)' },
   apiKeyHeader: { binding: 'HTTP+JSON', what: 'an API key header (HTTP+JSON)' },
   apiKeyQuery: { binding: 'HTTP+JSON', what: 'an API key in the query string (HTTP+JSON)' },
 };
 
-function echoAttack(credential: CredentialKind, place: EchoPlace): HostileAttack {
+function echoAttack(credential: StaticCredential, place: EchoPlace): HostileAttack {
   const spec = ECHO_PLACES[place];
   return {
     name: `echo-${credential}-${place}`,
@@ -191,7 +212,7 @@ function echoAttack(credential: CredentialKind, place: EchoPlace): HostileAttack
   };
 }
 
-const ECHO_ATTACKS = (Object.keys(CREDENTIALS) as CredentialKind[]).flatMap((credential) =>
+const ECHO_ATTACKS = (Object.keys(CREDENTIALS) as StaticCredential[]).flatMap((credential) =>
   (Object.keys(ECHO_PLACES) as EchoPlace[]).map((place) => echoAttack(credential, place)),
 );
 
@@ -336,8 +357,8 @@ const LIST: HostileAttack[] = [
   },
   {
     name: 'grpc-only-card',
-    description: 'Serves a card that offers only a gRPC interface.',
-    expectedCode: 'A2A_NO_USABLE_INTERFACE',
+    description: 'Serves a card that offers only a gRPC interface, on a port its agents-file entry does not allow.',
+    expectedCode: 'A2A_INTERFACE_ORIGIN_MISMATCH',
     maxSeconds: 15,
     agent: {
       card: cardWithInterface(() => '127.0.0.1:1', 'GRPC'),
@@ -593,6 +614,8 @@ const LIST: HostileAttack[] = [
       ],
     },
   },
+  // One agent never harms another (issue 20): bytes, cross-talk, echoes, signed cards, text, cancel.
+  ...BLAST_RADIUS_ATTACKS,
 ];
 
 /** Every attack by name. */
@@ -602,7 +625,10 @@ export const ATTACKS: ReadonlyMap<string, HostileAttack> = new Map(LIST.map((a) 
  * Attacks written down but not run yet, each with the product change it waits for (issue 12).
  * Moving a name from here to {@link EXECUTED_ATTACKS} is all it takes to run it.
  */
-export const PENDING_ATTACKS: Readonly<Record<string, string>> = {};
+export const PENDING_ATTACKS: Readonly<Record<string, string>> = {
+  'cancel-answered-with-endless-stream':
+    "the CancelTask now fails at once (a typed invalid response) and `cancel` returns within --wait; the delegation must then end CANCELED with the remote outcome in its details, not FAILED in phase canceling: the workflows' part of issue 20.8",
+};
 
 /** The attacks the integration test runs, in order. */
 export const EXECUTED_ATTACKS: readonly string[] = LIST.map((a) => a.name).filter((name) => !(name in PENDING_ATTACKS));

@@ -11,6 +11,7 @@ import { ParentClosePolicy, startChild, uuid4, workflowInfo, type ChildWorkflowH
 import { delegate } from './delegate.js';
 import type { DelegateInput, DelegateResult } from '../../contract/delegation-types.js';
 import { A2A_AGENT } from '../../contract/search-attributes.js';
+import { agentLabel } from '../../contract/telemetry.js';
 import { truncateBytes } from '../../contract/text.js';
 
 export interface DelegationChildOptions {
@@ -36,11 +37,13 @@ export function startDelegation(
     taskQueue: options.taskQueue,
     parentClosePolicy: options.parentClosePolicy ?? ParentClosePolicy.REQUEST_CANCEL,
     staticSummary: truncateBytes(
-      options.summary ?? `Delegate to ${input.agent}${input.text ? `: ${input.text}` : ''}`,
+      options.summary ?? `Delegate to ${agentLabel(input.agent)}${input.text ? `: ${input.text}` : ''}`,
       200,
     ),
-    staticDetails: input.text ? truncateBytes(`**Request to ${input.agent}**\n\n${input.text}`, 4_000) : undefined,
-    typedSearchAttributes: [{ key: A2A_AGENT, value: input.agent }],
+    staticDetails: input.text
+      ? truncateBytes(`**Request to ${agentLabel(input.agent)}**\n\n${input.text}`, 4_000)
+      : undefined,
+    typedSearchAttributes: [{ key: A2A_AGENT, value: agentLabel(input.agent) }],
   });
 }
 

@@ -6,6 +6,7 @@
  */
 import type { Part, Task, TaskState } from '../../a2a/index.js';
 import type { TrackOutcome, TrackProgress } from '../../activities/index.js';
+import { agentLabel } from '../../contract/telemetry.js';
 import type {
   AnswerInput,
   AnswerReceipt,
@@ -45,7 +46,7 @@ export class DelegationState {
   ) {
     this.status = {
       kind: 'delegation',
-      agent: input.agent,
+      agent: agentLabel(input.agent), // a URL without user info or query: it becomes a search attribute
       label: input.label,
       // A run that continued while its question waited goes on waiting for the answer.
       phase: resume?.question ? 'waiting-for-input' : 'resolving',
@@ -94,9 +95,10 @@ export class DelegationState {
     this.status.contextId = task.contextId ?? this.status.contextId;
   }
 
-  /** The tracking mode chosen for this agent (after resolve). */
-  trackBy(mode: DelegationStatus['mode']): void {
+  /** The tracking mode chosen for this agent (after resolve), and the binding it is reached by. */
+  trackBy(mode: DelegationStatus['mode'], binding?: DelegationStatus['binding']): void {
     this.status.mode = mode;
+    if (binding) this.status.binding = binding;
   }
 
   observeState(state: TaskState): void {

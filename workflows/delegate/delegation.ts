@@ -19,6 +19,7 @@ import {
 import type { Message } from '../../a2a/index.js';
 import type { TrackOutcome } from '../../activities/index.js';
 import type { AgentRef, DelegateInput, DelegateResult, ResolvedAgent } from '../../contract/delegation-types.js';
+import { agentLabel } from '../../contract/telemetry.js';
 import { delegationActivities, type DelegationActivityCalls } from './activity-proxies.js';
 import { waitForAnswer } from './answers.js';
 import type { Carry } from './carry.js';
@@ -28,7 +29,7 @@ import { DelegationPublisher } from './delegation-ui.js';
 import { trackerFor, PushNotices, type AfterSend, type Tracker } from './modes/index.js';
 import {
   answerMessage,
-  cancelledTaskId,
+  turnTaskId,
   delegationFailure,
   failureCode,
   firstMessage,
@@ -73,7 +74,7 @@ export class Delegation {
     this.metrics = delegationMetrics(input.agent);
     this.acts = delegationActivities(this.settings);
     this.deadline = new Deadline(input, this.settings);
-    this.name = input.label ?? input.agent;
+    this.name = input.label ?? agentLabel(input.agent);
     if (!resume) this.metrics.started();
   }
 
@@ -92,7 +93,8 @@ export class Delegation {
   async start(): Promise<void> {
     const { input } = this;
     this.resolved =
-      input.resume?.resolved ?? (await this.acts.resolveAgent({ agent: input.agent }, `Resolve agent ${input.agent}`));
+      input.resume?.resolved ??
+      (await this.acts.resolveAgent({ agent: input.agent }, `Resolve agent ${agentLabel(input.agent)}`));
     this.tracker = trackerFor(this.resolved, this);
     if (input.resume) this.state.announce(); // the new run shows where the delegation stands
   }
@@ -148,7 +150,7 @@ export class Delegation {
   /** A person canceled the delegation, or its deadline passed: the remote task is canceled too. */
   private async endCanceled(err: unknown): Promise<unknown> {
     const { state } = this;
-    const [taskId, taskState] = [state.taskId ?? cancelledTaskId(err), state.status.state];
+    const [taskId, taskState] = [state.taskId ?? turnTaskId(err), state.status.state];
     state.canceling();
     const canceled = await this.cancelRemoteTask(this.deadline.passed ? 'the deadline passed' : 'canceled', taskId);
     if (this.deadline.passed) {
@@ -163,7 +165,9 @@ export class Delegation {
   /** The typed failure of a delegation that went wrong; a task it leaves running at the agent is canceled. */
   private async endFailed(err: unknown): Promise<Error> {
     const failure = delegationFailure(err, this.input);
-    if (leavesTaskRunning(failure, this.state)) await this.cancelRemoteTask('the delegation failed');
+    // A stream turn that failed before the workflow adopted its task still names it in its progress.
+    const taskId = this.state.taskId ?? turnTaskId(err);
+    if (leavesTaskRunning(failure, this.state, taskId)) await this.cancelRemoteTask('the delegation failed', taskId);
     this.state.failed(failure.message);
     return failure;
   }

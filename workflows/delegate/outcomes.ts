@@ -13,6 +13,7 @@ import type { TrackOutcome, TrackProgress } from '../../activities/index.js';
 import type { DelegationState } from './delegation-state.js';
 import type { AnswerInput, DelegateInput, DelegateResult } from '../../contract/delegation-types.js';
 import { FailureType } from '../../contract/failure-types.js';
+import { agentLabel } from '../../contract/telemetry.js';
 import type { AfterSend } from './modes/index.js';
 import { TRACKING_DEFAULTS } from './tracking-settings.js';
 
@@ -107,7 +108,7 @@ export function delegationFailure(err: unknown, input: DelegateInput): Error {
     return ApplicationFailure.create({
       type: FailureType.agentUnreachable,
       nonRetryable: true,
-      message: `Agent "${input.agent}" could not be reached for ${String(unreachable)} (last error: ${last}). Start the agent or fix its URL in the agents file, then start the delegation again.`,
+      message: `Agent "${agentLabel(input.agent)}" could not be reached for ${String(unreachable)} (last error: ${last}). Start the agent or fix its URL in the agents file, then start the delegation again.`,
     });
   }
   if (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure) return err.cause;
@@ -140,13 +141,13 @@ const TERMINAL_STATES: ReadonlySet<string> = new Set([
  * True when a delegation that failed with `failure` leaves its task running at the agent (the
  * agent sent something invalid or too large, say): nobody follows it any more, so it is canceled.
  */
-export function leavesTaskRunning(failure: Error, state: DelegationState): boolean {
+export function leavesTaskRunning(failure: Error, state: DelegationState, taskId: string | undefined): boolean {
   const type = failure instanceof ApplicationFailure ? (failure.type ?? '') : '';
-  return Boolean(state.taskId) && !TERMINAL_STATES.has(state.status.state ?? '') && !LEAVE_TASK.has(type);
+  return Boolean(taskId) && !TERMINAL_STATES.has(state.status.state ?? '') && !LEAVE_TASK.has(type);
 }
 
-/** The task id a cancelled stream turn had seen (its CancelledFailure carries it in its details). */
-export function cancelledTaskId(err: unknown): string | undefined {
+/** The task id a cancelled or failed stream turn had seen (its failure carries it in its details). */
+export function turnTaskId(err: unknown): string | undefined {
   const taskId = progressIn(err)?.taskId;
   return typeof taskId === 'string' && taskId ? taskId : undefined;
 }

@@ -11,6 +11,7 @@ import { registryOf } from '../../helpers/delegations.js';
 import { releaseStatus, waitForPhase, waitForQuestions } from '../../helpers/releases.js';
 import { uniqueTaskQueue, useTemporal } from '../../helpers/temporal.js';
 import { waitFor } from '../../helpers/wait.js';
+import { cliOutput } from '../hostile/support.js';
 
 const temporal = useTemporal();
 const taskQueue = uniqueTaskQueue('cli');
@@ -141,6 +142,31 @@ describe('the a2a-temporal CLI', () => {
     expect(cancelled.stdout).toBe(`Delegation ${parkedId}: cancelled.\n`);
   });
 
+  it('cancel returns within --wait when nothing confirms the cancel, and says so', async () => {
+    // No worker polls this queue: the cancel is requested and recorded, and nothing will confirm it.
+    const client = await temporal.client();
+    const handle = await client.workflow.start('delegate', {
+      taskQueue: `nobody-${process.pid}`,
+      workflowId: `cancel-unconfirmed-${process.pid}`,
+      args: [{ agent: 'compat', text: 'Check these dependencies' }],
+    });
+    const { workflowId } = handle;
+    try {
+      // In this process (the CLI's own runCli): what is timed is the command, not a process start.
+      const began = performance.now();
+      const cancelled = await cliOutput({ temporal }, ['cancel', workflowId, '--wait', '1s']);
+      const waitedMs = performance.now() - began;
+      expect(cancelled.output).toBe(
+        `Delegation ${workflowId}: cancel requested; the agent has not confirmed yet. Follow it: a2a-temporal status ${workflowId}\n`,
+      );
+      expect(waitedMs, 'the 1 s wait and a few requests').toBeLessThan(6_000);
+      const again = await cliOutput({ temporal }, ['cancel', workflowId, '--wait', '0', '--json']);
+      expect(JSON.parse(again.output)).toEqual({ workflowId, status: 'RUNNING', cancelRequested: true });
+    } finally {
+      await handle.terminate('test cleanup');
+    }
+  });
+
   it('says what went wrong and what to do, with exit code 1 for failures and 2 for usage', async () => {
     const unknown = await cli('status', 'no-such-release');
     expect([unknown.code, unknown.stderr]).toEqual([
@@ -151,7 +177,7 @@ describe('the a2a-temporal CLI', () => {
     const noServer = await runCliProcess(['list'], { ...env, TEMPORAL_ADDRESS: '127.0.0.1:1' });
     expect(noServer.code).toBe(1);
     expect(noServer.stderr).toMatch(
-      /^error: Cannot reach the Temporal server at 127\.0\.0\.1:1\. Start one with `npx a2a-temporal server`/,
+      /^error: Cannot reach the Temporal server at 127\.0\.0\.1:1\. Start one with `npx --no-install a2a-temporal server`/,
     );
 
     const missing = await cli(

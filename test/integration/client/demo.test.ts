@@ -31,5 +31,9 @@ describe('npm run demo', () => {
     expect(server, run.stdout).not.toBeNull();
     expect(run.stdout).toMatch(/^Outcome: approved/m);
     expect(await isServing(server![1]!)).toBe(false);
+    // The embedded UI was pointed at a codec server of the run (blob store payloads, files); it stopped too.
+    const codec = /^Codec server for the UI at (http:\/\/127\.0\.0\.1:\d+)$/m.exec(run.stdout);
+    expect(codec, run.stdout).not.toBeNull();
+    await expect(fetch(`${codec![1]}/healthz`)).rejects.toThrow();
   });
 });

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ATTACKS, EXECUTED_ATTACKS, PENDING_ATTACKS } from '../../hostile/attacks.js';
 import { useTemporal } from '../../helpers/temporal.js';
-import { expectContained, runAttack, startRig, type HostileRig } from './support.js';
+import { waitFor } from '../../helpers/wait.js';
+import { expectContained, leakForms, runAttack, startRig, type HostileRig } from './support.js';
 
 const temporal = useTemporal();
 let rig: HostileRig | undefined;
-/** Name → outcome → time to the end, printed once at the end for the record. */
+/** Name → outcome → time to the end → the worker's peak RSS over idle, printed once at the end for the record. */
 const measured: string[] = [];
 
 beforeAll(async () => {
@@ -16,7 +17,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await rig?.close();
-  if (measured.length) console.info(`hostile attacks (name → outcome → time to the end):\n${measured.join('\n')}`);
+  if (measured.length)
+    console.info(`hostile attacks (name → outcome → time to the end → worker RSS idle/peak):\n${measured.join('\n')}`);
 });
 
 describe('the hostile attack registry', () => {
@@ -34,7 +36,27 @@ describe('a delegation to a hostile agent', () => {
   it.each(EXECUTED_ATTACKS)('contains %s', async (name) => {
     const attack = ATTACKS.get(name)!;
     const outcome = await runAttack(rig!, attack);
-    measured.push(`${name} → ${outcome.code} → ${(outcome.elapsedMs / 1000).toFixed(2)} s`);
+    const { idle, peak } = outcome.rssMb;
+    measured.push(
+      `${name} → ${outcome.code} → ${(outcome.elapsedMs / 1000).toFixed(2)} s → ${idle.toFixed(0)}/${peak.toFixed(0)} MB`,
+    );
     await expectContained(rig!, attack, outcome);
+  });
+
+  it('exported no credential in any span, once every span is in', async () => {
+    // Spans are exported in batches: wait until none has come for a second.
+    let count = -1;
+    await waitFor(
+      () => {
+        const settled = rig!.spans.spans.length === count;
+        count = rig!.spans.spans.length;
+        return settled;
+      },
+      { what: 'the last spans', intervalMs: 1_000 },
+    );
+    const text = `${JSON.stringify(rig!.spans.spans)}\n${rig!.spans.rawBodies.map((b) => b.toString('latin1')).join('\n')}`;
+    expect(rig!.spans.spans.length).toBeGreaterThan(0);
+    for (const form of rig!.secrets.flatMap(leakForms))
+      expect(text.includes(form), 'a credential in a span').toBe(false);
   });
 });

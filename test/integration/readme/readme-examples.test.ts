@@ -8,7 +8,7 @@
  * asked on a terminal are answered with the README's own `answer`, `temporal workflow signal`,
  * `approve` and `reject` commands.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -46,7 +46,7 @@ const EXAMPLES = {
     runs: 'through npm on the shared server (TEMPORAL_ADDRESS), agents on port 0; no terminal, so it prints how to answer and decide, and the README `temporal workflow signal` and `reject` do',
   },
   traces: {
-    match: /^npx a2a-temporal traces$/,
+    match: /^npx --no-install a2a-temporal traces$/,
     notRun:
       'builds Jaeger from the Go module proxy on first use (minutes) and serves until Ctrl-C; test/browser/release-trace.test.ts (npm run test:ui) runs the same viewer with a release exported to it; the script is checked to exist',
     check: () => expect(scripts).toHaveProperty('traces'),
@@ -57,24 +57,24 @@ const EXAMPLES = {
     check: () => expect(scripts).toHaveProperty('test'),
   },
   server: {
-    match: /^npx a2a-temporal server$/,
+    match: /^npx --no-install a2a-temporal server$/,
     runs: 'on free ports through TEMPORAL_ADDRESS and A2A_TEMPORAL_UI_URL, its SQLite file in A2A_TEMPORAL_DATA_DIR; ready line, Web UI, Ctrl-C',
   },
   agents: {
-    match: /^npx a2a-temporal agents$/,
+    match: /^npx --no-install a2a-temporal agents$/,
     runs: 'on the free ports of the agents file in A2A_AGENTS_FILE; ready line, then serves the story',
   },
   worker: {
-    match: /^npx a2a-temporal worker$/,
-    blockWith: /^npx a2a-temporal agents$/,
+    match: /^npx --no-install a2a-temporal worker$/,
+    blockWith: /^npx --no-install a2a-temporal agents$/,
     runs: 'on a task queue of its own (A2A_TASK_QUEUE) with the same agents file; runs the releases and delegations below',
   },
   releaseStart: {
-    match: /^npx a2a-temporal release start --service payment-service .* \[--follow\]$/,
+    match: /^npx --no-install a2a-temporal release start --service payment-service .* \[--follow\]$/,
     runs: 'with its optional parts, following without a terminal; answered and approved by the README commands; its output as shown',
   },
   answer: {
-    match: /^npx a2a-temporal answer <id> /,
+    match: /^npx --no-install a2a-temporal answer <id> /,
     runs: '<id>: the release started above, once it asks',
   },
   signal: {
@@ -82,19 +82,19 @@ const EXAMPLES = {
     runs: "<id>: the demo's release, once it asks (the run's temporal CLI, TEMPORAL_ADDRESS)",
   },
   approve: {
-    match: /^npx a2a-temporal approve <releaseId> /,
+    match: /^npx --no-install a2a-temporal approve <releaseId> /,
     runs: '<releaseId>: the release started above, once its report is ready',
   },
   reject: {
-    match: /^npx a2a-temporal reject <releaseId> /,
+    match: /^npx --no-install a2a-temporal reject <releaseId> /,
     runs: "<releaseId>: the demo's release, once its report is ready",
   },
   delegate: {
-    match: /^npx a2a-temporal delegate --agent compat --data \.\/package\.json --follow /,
+    match: /^npx --no-install a2a-temporal delegate --agent compat --data \.\/package\.json --follow /,
     runs: 'on the worker above; follows it to the end without a terminal',
   },
   followUp: {
-    match: /^npx a2a-temporal delegate --agent <agentUrl> --context <contextId> --ref <taskId> /,
+    match: /^npx --no-install a2a-temporal delegate --agent <agentUrl> --context <contextId> --ref <taskId> /,
     runs: "<agentUrl>: the compat agent's URL the agents command printed; <contextId>, <taskId>: from `status <id> --json` of the delegation above",
   },
   webhookSecret: {
@@ -103,16 +103,16 @@ const EXAMPLES = {
   },
   webhookUrl: { match: /^export A2A_WEBHOOK_URL=/, runs: 'in bash; the value goes to the two commands below' },
   webhook: {
-    match: /^npx a2a-temporal webhook$/,
+    match: /^npx --no-install a2a-temporal webhook$/,
     runs: 'on a free port through A2A_WEBHOOK_PORT; ready line, refuses a delivery without a credential, Ctrl-C',
   },
   pushWorker: {
-    match: /^npx a2a-temporal worker$/,
-    blockWith: /^npx a2a-temporal webhook$/,
+    match: /^npx --no-install a2a-temporal worker$/,
+    blockWith: /^npx --no-install a2a-temporal webhook$/,
     runs: 'with the exported secret and URL, on a task queue of its own; ready line says push is on; Ctrl-C',
   },
   setup: {
-    match: /^npx a2a-temporal setup /,
+    match: /^npx --no-install a2a-temporal setup /,
     runs: 'with its optional parts; profile "prod" of TEMPORAL_CONFIG_FILE points at the dev server; its output as shown',
   },
   cloudApiKey: {
@@ -121,11 +121,11 @@ const EXAMPLES = {
       'it needs a Temporal Cloud API key; the two commands below run with profile "cloud" pointing at the dev server, without a key',
   },
   cloudWorker: {
-    match: /^npx a2a-temporal worker --profile cloud$/,
+    match: /^npx --no-install a2a-temporal worker --profile cloud$/,
     runs: 'profile "cloud" of TEMPORAL_CONFIG_FILE (the dev server, no TEMPORAL_ADDRESS), a task queue of its own',
   },
   cloudRelease: {
-    match: /^npx a2a-temporal release start --profile cloud /,
+    match: /^npx --no-install a2a-temporal release start --profile cloud /,
     runs: "the same profile; the cloud worker takes it up to the agent's question, then it is cancelled",
   },
   benchQuick: {
@@ -234,6 +234,19 @@ async function stopped(command: ShellProcess, what: string): Promise<void> {
 }
 
 describe('the README examples', () => {
+  it('never tell anyone to run a bare `npx a2a-temporal`: npx would fetch that name from the registry', () => {
+    const docs = readdirSync(join(packageRoot, 'docs'), { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => join('docs', f));
+    const bare = ['README.md', ...docs].flatMap((file) =>
+      readFileSync(join(packageRoot, file), 'utf8')
+        .split('\n')
+        .flatMap((line, i) => (/\bnpx\s+a2a-temporal\b/.test(line) ? [`${file}:${i + 1}: ${line}`] : [])),
+    );
+    expect(bare, 'write `npx --no-install a2a-temporal` (or node_modules/.bin/a2a-temporal)').toEqual([]);
+    expect(readFileSync(join(packageRoot, 'README.md'), 'utf8')).toContain('npx --no-install a2a-temporal');
+  });
+
   it("know how to run every command in README.md's sh blocks", () => {
     expect(commands.length).toBeGreaterThan(10);
     for (const command of commands) {
@@ -263,7 +276,7 @@ describe('the README examples', () => {
   }, 150_000);
 });
 
-/** `npx a2a-temporal server`, on free ports chosen through the variables the other commands read. */
+/** `npx --no-install a2a-temporal server`, on free ports chosen through the variables the other commands read. */
 async function serverStory(): Promise<void> {
   const [port, uiPort] = [await freePort(), await freePort()];
   const dataDir = join(scratch, 'data');
@@ -332,7 +345,7 @@ async function delegationStory(env: ShellEnv, agentUrl: string): Promise<void> {
   const first = await run(EXAMPLES.delegate, env);
   const [, id] = /^Started delegation (\S+)$/m.exec(first.stdout)!;
   expect(first.stdout).toMatch(/^■ delegation completed$/m);
-  const status = await runShell(`npx a2a-temporal status ${id} --json`, env, bin);
+  const status = await runShell(`npx --no-install a2a-temporal status ${id} --json`, env, bin);
   expect(status.code, status.output).toBe(0);
   const [delegation] = (JSON.parse(status.stdout) as StatusView).delegations;
   const { taskId, contextId } = delegation!;
@@ -388,7 +401,7 @@ async function pushStory(): Promise<void> {
   const worker = start(EXAMPLES.pushWorker, env);
   const [, url] = await receiver.waitFor(/^Webhook receiver at (http:\S+?)\/a2a\/push\//m);
   expect(url).toBe(`http://127.0.0.1:${port}`);
-  const unsigned = await fetch(`${url}/a2a/push/some-workflow/some-task`, { method: 'POST', body: '{}' });
+  const unsigned = await fetch(`${url}/a2a/push/some-workflow/some-task/some-config`, { method: 'POST', body: '{}' });
   expect(unsigned.status).toBe(401);
   await worker.waitFor(/^Push: /m);
   expect(worker.stdout()).toContain('Push: agents deliver to https://hooks.example.com');

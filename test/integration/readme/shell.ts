@@ -1,6 +1,6 @@
 /**
  * Runs README commands as a reader pastes them: the text as written, in bash, from the
- * repository's folder. `npx a2a-temporal` is the CLI from the sources (as
+ * repository's folder. `npx --no-install a2a-temporal` is the CLI from the sources (as
  * test/helpers/cli-process.ts runs it; an installed package runs the compiled copy of the same
  * code), `temporal` is the run's Temporal CLI, everything else is the machine's own (npm, openssl).
  * Each command runs in a process group of its own, so stopping it stops what it started.
@@ -34,11 +34,12 @@ export function commandShims(temporalCliPath: string): string {
     join(dir, 'npx'),
     [
       '#!/bin/sh',
-      'if [ "$1" = a2a-temporal ]; then',
-      '  shift',
+      // Only the form that never fetches from the registry: a bare `npx a2a-temporal` fails here.
+      'if [ "$1" = --no-install ] && [ "$2" = a2a-temporal ]; then',
+      '  shift 2',
       `  exec '${process.execPath}' --import tsx '${join(packageRoot, 'client', 'cli.ts')}' "$@"`,
       'fi',
-      'echo "npx $1: the README examples test runs only npx a2a-temporal" >&2',
+      'echo "npx $*: the README examples test runs only npx --no-install a2a-temporal" >&2',
       'exit 127',
       '',
     ].join('\n'),

@@ -28,7 +28,8 @@ import { historyText } from '../../helpers/history-text.js';
 import { startOAuthServer, type OAuthServer } from '../../helpers/oauth-server.js';
 import { uniqueTaskQueue, useTemporal } from '../../helpers/temporal.js';
 import { cliOutput } from '../hostile/support.js';
-import { spawnCli, type CliProcess } from '../push/support.js';
+import { SECRET, spawnCli, type CliProcess } from '../push/support.js';
+import { freePort } from '../../../platform/free-port.js';
 
 const temporal = useTemporal();
 const TOKEN_TTL_S = 2;
@@ -115,6 +116,18 @@ beforeAll(async () => {
     signCard: async (card) => ({ ...(await sign(card)), description: 'Now also deploys to production.' }),
   });
   const unsignedAgent = await agent({});
+  // The card as agents built on the JS SDK serve it: its scheme in the SDK's internal oneof form.
+  const sdkFormAgent = await agent(
+    {
+      card: (card) =>
+        ({
+          ...card,
+          securitySchemes: { bearer: { scheme: { $case: 'httpAuthSecurityScheme', value: { scheme: 'Bearer' } } } },
+          securityRequirements: [{ schemes: { bearer: { list: [] } } }],
+        }) as unknown as AgentCard,
+    },
+    { bearerToken: bearer },
+  );
   const extendedAgent = await agent(
     {
       card: (card) => withCapabilities(card, { extendedAgentCard: true }),
@@ -177,10 +190,17 @@ beforeAll(async () => {
       'unsigned-required': { url: unsignedAgent.baseUrl, requireSignedCard: true, cardSigning: { publicKeyFile } },
       'unsigned-optional': { url: unsignedAgent.baseUrl, cardSigning: { publicKeyFile } },
       extended: { url: extendedAgent.baseUrl, auth: { type: 'bearer', tokenEnv: 'A2A_AUTH_BEARER' } },
+      'sdk-card-form': { url: sdkFormAgent.baseUrl, auth: { type: 'bearer', tokenEnv: 'A2A_AUTH_BEARER' } },
     },
   };
   const agentsFile = secretFile(dir, 'agents.json', JSON.stringify(file));
-  worker = await spawnCli(['worker', '--task-queue', taskQueue, '--agents-file', agentsFile], env, 'Worker on task');
+  // With the push receiver: the SDK card form is delegated to in push mode too.
+  const port = await freePort();
+  worker = await spawnCli(
+    ['worker', '--task-queue', taskQueue, '--agents-file', agentsFile, '--webhook-port', String(port)],
+    { ...env, A2A_WEBHOOK_URL: `http://127.0.0.1:${port}`, A2A_WEBHOOK_SECRET: SECRET },
+    'Webhook receiver:',
+  );
 });
 
 afterAll(async () => {
@@ -334,6 +354,17 @@ describe('the authenticated extended card', () => {
     // The resolved card recorded in history is the extended one (the public card has the plain name).
     expect(historyText(await run.handle.fetchHistory())).toContain('Dependency Compatibility Agent (extended)');
   });
+});
+
+describe("a card in the JS SDK's internal form", () => {
+  it.each(['stream', 'poll', 'push'] as const)(
+    'is read, and its bearer scheme met by the configured token: completes in %s mode',
+    async (mode) => {
+      const run = await delegate('sdk-card-form', { mode });
+      // The agent refuses every A2A call without the token (401): completing proves it was sent.
+      expect(run.type, run.message).toBe('COMPLETED');
+    },
+  );
 });
 
 describe('secrets', () => {

@@ -2,6 +2,7 @@ import { WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/clie
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createA2AClient, fetchAgentCard } from '../../../a2a/index.js';
 import { startSampleAgents, type SampleAgents } from '../../../agents/index.js';
+import { listArtifactFiles } from '../../../client/artifacts.js';
 import { trackingProgress } from '../../../client/tracking-progress.js';
 import { a2aTemporalPlugin } from '../../../worker/plugin.js';
 import { approveUpdate, rejectUpdate, releaseAnswerUpdate, type ReleaseResult } from '../../../contract/index.js';
@@ -54,7 +55,13 @@ describe('the release coordinator', () => {
       const ready = await waitForPhase(handle, 'awaiting-approval');
       expect(ready.report?.markdown).toMatch(/^# Release report: payment-service 1\.4\.0 → 2\.0\.0/);
       await handle.executeUpdate(approveUpdate, { args: [{ by: 'ana', reason: 'risks understood' }] });
-      return (await handle.result()) as ReleaseResult;
+      const ended = (await handle.result()) as ReleaseResult;
+      // `a2a-temporal artifacts <release>`: every delegation's files, found from the release's history.
+      const listing = await listArtifactFiles({ client, namespace: temporal.server.namespace }, handle.workflowId);
+      expect(listing.unfinished).toEqual([]);
+      expect([...new Set(listing.files.map((f) => f.agent))].sort()).toEqual(['changelog', 'compat', 'license']);
+      expect(listing.files.every((f) => f.workflowId.startsWith(`${handle.workflowId}/`) && f.size! > 0)).toBe(true);
+      return ended;
     });
 
     expect(result).toMatchObject({

@@ -62,4 +62,30 @@ describe('verifyCardSignature', () => {
     const err = await verifyCardSignature(parse(served), publicKey, { require: true }).catch((e: unknown) => e);
     expect((err as CardSignatureError).code).toBe('CARD_NOT_SIGNED');
   });
+
+  it('refuses a signature whose algorithm is named only in the unprotected header', async () => {
+    const keys = await generateKeyPair('ES256', { extractable: true });
+    const sign = generateAgentCardSignature(keys.privateKey, { typ: 'JOSE' }, { alg: 'ES256' });
+    const card = (await sign(served as never)) as unknown as typeof served;
+    const publicKey = createPublicKey(await exportSPKI(keys.publicKey));
+    await expect(verifyCardSignature(parse(card), publicKey, { require: true })).rejects.toThrow(
+      /does not verify \(alg is not in the protected header\)/,
+    );
+  });
+
+  it('tries every key of a JWKS that matches a signature without kid (a key rotation)', async () => {
+    const old = await generateKeyPair('ES256', { extractable: true });
+    const current = await generateKeyPair('ES256', { extractable: true });
+    const card = (await generateAgentCardSignature(current.privateKey, { alg: 'ES256', typ: 'JOSE' })(
+      served as never,
+    )) as unknown as typeof served;
+    const keys = [await exportJWK(old.publicKey), await exportJWK(current.publicKey)];
+    expect(await verifyCardSignature(parse(card), { jwks: { keys } }, { require: true })).toBe('verified');
+    // Neither key of another set verifies it.
+    const stranger = await generateKeyPair('ES256', { extractable: true });
+    const other = { keys: [await exportJWK(old.publicKey), await exportJWK(stranger.publicKey)] };
+    await expect(verifyCardSignature(parse(card), { jwks: other }, { require: true })).rejects.toThrow(
+      /ERR_JWS_SIGNATURE_VERIFICATION_FAILED/,
+    );
+  });
 });

@@ -119,6 +119,39 @@ describe('ClientCredentialsTokens', () => {
     expect((err as Error).message).toContain('HTTP 400 invalid_client (bad secret [redacted])');
   });
 
+  it('keeps the decodable client:secret out of its message when the endpoint echoes the Basic header', async () => {
+    mock = new MockAgent();
+    mock.disableNetConnect();
+    const secret = 'cl!ent s3cret/+&=%';
+    let header = '';
+    mock
+      .get(AS)
+      .intercept({ path: '/token', method: 'POST' })
+      .reply((opts) => {
+        header = String((opts.headers as Record<string, string>).authorization);
+        const echo = {
+          error: 'invalid_client',
+          error_description: `refused ${header} (${Buffer.from(header).toString('base64')})`,
+        };
+        return {
+          statusCode: 400,
+          data: JSON.stringify(echo),
+          responseOptions: { headers: { 'content-type': 'application/json' } },
+        };
+      });
+    const err = (await tokens(() => 0, secret)
+      .token()
+      .catch((e: unknown) => e)) as Error;
+    expect(err).toBeInstanceOf(TokenRequestError);
+    const basic = header.slice('Basic '.length);
+    expect(err.message).toContain('invalid_client (refused [redacted] ([redacted]');
+    for (const leak of [basic, Buffer.from(header).toString('base64').slice(4, 40), secret, encodeURIComponent(secret)])
+      expect(err.message).not.toContain(leak);
+    // Nothing left decodes to the pair: every base64 run in the message is searched.
+    for (const run of err.message.match(/[A-Za-z0-9+/=]{12,}/g) ?? [])
+      expect(Buffer.from(run, 'base64').toString('latin1')).not.toMatch(/s3cret|s3cr/);
+  });
+
   it('refuses to send the client secret to a token endpoint the card names outside the trusted origins', async () => {
     mock = new MockAgent();
     mock.disableNetConnect();

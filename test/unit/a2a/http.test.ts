@@ -45,6 +45,24 @@ describe('unary calls against a faulty agent', () => {
     await expect(failure).rejects.toMatchObject({ retryable: false, code: 'INVALID_AGENT_RESPONSE' });
   });
 
+  it.each(['HTTP+JSON', 'JSONRPC'] as const)(
+    'refuses a CancelTask answered with an endless event stream at once, over %s, and releases the connection',
+    async (binding) => {
+      const endless = clientFor(`${server.url}/a2a/${binding === 'JSONRPC' ? 'jsonrpc' : 'rest'}`, dispatcher, binding);
+      server.next((_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        const beat = setInterval(() => res.write(`data: ${JSON.stringify({ task })}\n\n`), 10);
+        res.on('close', () => clearInterval(beat));
+      });
+      const started = performance.now();
+      const failure = endless.cancelTask({ id: 'T' });
+      await expect(failure).rejects.toBeInstanceOf(InvalidResponseError);
+      await expect(failure).rejects.toThrow(/answered with an event stream where one JSON response was expected/);
+      expect(performance.now() - started).toBeLessThan(2_000);
+      await server.allSocketsClosed();
+    },
+  );
+
   it('rejects a schema-invalid task, naming the field', async () => {
     server.next((_req, res) => json(res, 200, { id: 'T', status: { state: 'done' } }));
     await expect(client.getTask({ id: 'T' })).rejects.toThrow(

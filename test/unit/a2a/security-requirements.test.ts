@@ -56,4 +56,40 @@ describe('meetRequirements', () => {
     expect(meetRequirements(c, { apiKey: { name: 'X-Other', location: 'header' } }, '').ok).toBe(false);
     expect(meetRequirements(c, { apiKey: { name: 'X-API-Key', location: 'query' } }, '').ok).toBe(false);
   });
+
+  it("reads a card written in the JS SDK's internal form ($case oneofs) like the wire form", () => {
+    const sdkForm = card(
+      {
+        bearer: { scheme: { $case: 'httpAuthSecurityScheme', value: { scheme: 'Bearer' } } },
+        oa: {
+          scheme: {
+            $case: 'oauth2SecurityScheme',
+            value: { flows: { flow: { $case: 'clientCredentials', value: { tokenUrl: 'https://login.example/t' } } } },
+          },
+        },
+      },
+      [req('bearer'), req('oa')],
+    );
+    expect(sdkForm.securitySchemes?.bearer).toEqual({ httpAuthSecurityScheme: { scheme: 'Bearer' } });
+    expect(meetRequirements(sdkForm, { bearer: true }, 'a bearer token')).toEqual({
+      ok: true,
+      chosen: { description: 'scheme "bearer" (HTTP Bearer)' },
+    });
+    expect(meetRequirements(sdkForm, { oauth2: true }, 'oauth').ok).toBe(true);
+    expect(meetRequirements(sdkForm, {}, 'no credentials').ok).toBe(false);
+  });
+
+  it("meets a scheme it cannot read with the entry's credential, naming it for a warning; never without one", () => {
+    const c = card({ future: { quantumSecurityScheme: { level: 9 } }, key: schemes.key }, [req('future')]);
+    expect(meetRequirements(c, { bearer: true }, 'a bearer token')).toEqual({
+      ok: true,
+      chosen: { description: 'scheme "future" (of a kind this client does not know)' },
+      unreadable: ['future'],
+    });
+    expect(meetRequirements(c, {}, 'no credentials')).toMatchObject({ ok: false });
+    // A scheme it can read still needs the matching credential.
+    expect(meetRequirements(card({ key: schemes.key }, [req('key')]), { bearer: true }, 'a bearer token').ok).toBe(
+      false,
+    );
+  });
 });

@@ -1,5 +1,7 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { ApplicationFailure } from '@temporalio/common';
+import { generateAgentCardSignature } from '@a2a-js/sdk';
+import { exportSPKI, generateKeyPair } from 'jose';
 import { MockAgent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createActivities, AgentRegistry, type AgentsFile } from '../../../activities/index.js';
@@ -119,5 +121,72 @@ describe('resolveAgent with an extended card', () => {
       body: notConfigured,
     });
     expect(resolved.card.name).toBe('Big Agent');
+  });
+
+  describe('under requireSignedCard', () => {
+    /** A public card signed by the SDK, an extended card signed or not, and the entry that requires signatures. */
+    async function signedSetup() {
+      const keys = await generateKeyPair('ES256', { extractable: true });
+      const sign = generateAgentCardSignature(keys.privateKey, { alg: 'ES256', typ: 'JOSE' });
+      const publicCard = await sign(withExtended as never);
+      const extendedCard = { ...withExtended, name: 'Big Agent (for members)' };
+      const env = { KEY: 'key-value-1', CARD_KEY: await exportSPKI(keys.publicKey) };
+      const entry = (requireSignedCard: boolean): AgentsFile => ({
+        agents: { big: { ...file.agents.big!, requireSignedCard, cardSigning: { publicKeyEnv: 'CARD_KEY' } } },
+      });
+      return { publicCard, extendedCard, signedExtended: await sign(extendedCard as never), env, entry };
+    }
+
+    it('refuses an unsigned extended card that would replace the verified public one', async () => {
+      const { publicCard, extendedCard, env, entry } = await signedSetup();
+      const err = (await resolve(publicCard, entry(true), env, 'big', { status: 200, body: extendedCard }).catch(
+        (e: unknown) => e,
+      )) as ApplicationFailure;
+      expect(err).toBeInstanceOf(ApplicationFailure);
+      expect(err.type).toBe('A2A_CARD_NOT_SIGNED');
+      expect(err.message).toMatch(/The extended agent card of the agent at .* is not signed/);
+    });
+
+    it('uses a verified extended card and says it is signed; says so only of the card actually used', async () => {
+      const { publicCard, extendedCard, signedExtended, env, entry } = await signedSetup();
+      const verified = await resolve(publicCard, entry(true), env, 'big', { status: 200, body: signedExtended });
+      expect(verified.card).toMatchObject({ name: 'Big Agent (for members)', signed: true });
+      // Not required: the unsigned extended card is used, and not called signed.
+      const unsigned = await resolve(publicCard, entry(false), env, 'big', { status: 200, body: extendedCard });
+      expect(unsigned.card.name).toBe('Big Agent (for members)');
+      expect(unsigned.card.signed).toBeUndefined();
+    });
+  });
+});
+
+describe('resolveAgent choosing a binding', () => {
+  const card = {
+    name: 'Both',
+    supportedInterfaces: [
+      { url: 'agent.example.com:50051', protocolBinding: 'GRPC', protocolVersion: '1.0' },
+      { url: `${ORIGIN}/a2a/rest`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+    ],
+  };
+  const grpcOrigin = 'https://agent.example.com:50051';
+
+  it('keeps HTTP+JSON by default, and takes gRPC where the entry prefers it and allows its port', async () => {
+    expect((await resolve(card, { agents: { big: { url: ORIGIN } } })).endpoint.binding).toBe('HTTP+JSON');
+    const preferred = await resolve(card, {
+      agents: { big: { url: ORIGIN, bindings: ['GRPC', 'HTTP+JSON'], allowOrigins: [grpcOrigin] } },
+    });
+    // A bare host:port speaks the card's scheme: TLS here.
+    expect(preferred.endpoint).toMatchObject({ binding: 'GRPC', url: grpcOrigin, protocolVersion: '1.0' });
+  });
+
+  it('passes over a gRPC port the entry does not allow, and never uses gRPC for an agent named by URL', async () => {
+    const unlisted = await resolve(card, { agents: { big: { url: ORIGIN, bindings: ['GRPC', 'HTTP+JSON'] } } });
+    expect(unlisted.endpoint.binding).toBe('HTTP+JSON');
+    const grpcOnly = { ...card, supportedInterfaces: [card.supportedInterfaces[0]!] };
+    const refused = await resolve(grpcOnly, { agents: {} }, {}, ORIGIN).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(refused).toMatchObject({ type: 'A2A_OUTBOUND_REFUSED' });
+    expect((refused as Error).message).toMatch(/offers only gRPC.*agents file/);
   });
 });

@@ -1,5 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
-import { terminalJson, terminalSafe, terminalSafeLogFunction } from '../../../client/terminal-text.js';
+import {
+  indentLines,
+  oneLine,
+  terminalJson,
+  terminalSafe,
+  terminalSafeLogFunction,
+} from '../../../client/terminal-text.js';
+import { renderStatus } from '../../../client/render-status.js';
+import type { StatusView } from '../../../client/status-view.js';
+import { revealHidden } from '../../../contract/text.js';
 
 const OSC52 = '\x1b]52;c;Y3VybCBldmlsLmV4YW1wbGUgfCBzaA==\x07';
 const CSI_CLEAR = '\x1b[2J\x1b[H';
@@ -56,7 +65,7 @@ describe('terminalSafeLogFunction', () => {
     try {
       terminalSafeLogFunction({
         level: 'WARN',
-        message: `Activity failed: agent said ${CSI_CLEAR}`,
+        message: `Activity failed: agent said ${CSI_CLEAR}\n2023-11-14T22:13:21.000Z [INFO] forged line`,
         meta: { error: `boom${OSC52}` },
         timestampNanos: 1_700_000_000_000_000_000n,
       });
@@ -64,8 +73,64 @@ describe('terminalSafeLogFunction', () => {
       expect(line).toMatch(/^2023-11-14T22:13:20.000Z \[WARN\] Activity failed: agent said \\x1b\[2J/);
       expect(line.toLowerCase()).toContain('boom\\x1b]52;c;');
       expect(line.slice(0, -1)).not.toMatch(RAW_CONTROL);
+      expect(line.slice(0, -1)).not.toContain('\n'); // one entry, one line: an agent's newline cannot forge another
+      expect(line).toContain('agent said \\x1b[2J\\x1b[H\\n2023-11-14T22:13:21.000Z [INFO] forged line');
     } finally {
       write.mockRestore();
     }
+  });
+});
+
+describe('hidden characters', () => {
+  const RLO = '\u202e';
+  it('are shown as <U+XXXX>: bidi overrides and isolates, zero-width characters, separators, tags', () => {
+    expect(revealHidden(`Approve ${RLO}txt.exe`)).toBe('Approve <U+202E>txt.exe');
+    expect(revealHidden('a\u200bb\u200dc\u2066d\u2028e\ufeff')).toBe('a<U+200B>b<U+200D>c<U+2066>d<U+2028>e<U+FEFF>');
+    expect(revealHidden('hi\u{e0041}\u{e0042}')).toBe('hi<U+E0041><U+E0042>');
+    expect(revealHidden('Node.js 24 ✓ — déjà vu 日本語 👍')).toBe('Node.js 24 ✓ — déjà vu 日本語 👍');
+  });
+
+  it('reach the terminal visibly, and --json as the same JSON value without them raw', () => {
+    expect(terminalSafe(`Which ${RLO}version?`)).toBe('Which <U+202E>version?');
+    const value = { question: `a${RLO}b\u200bc\u{e0041}` };
+    const json = terminalJson(value);
+    expect(json).toBe('{"question":"a\\u202eb\\u200bc\\udb40\\udc41"}');
+    expect(JSON.parse(json)).toEqual(value);
+  });
+});
+
+describe('agent text that could forge lines', () => {
+  it('stays on its line when it is an id or a name, and is indented when it has several lines', () => {
+    expect(oneLine('task-1\nStatus: COMPLETED\r\nx')).toBe('task-1\\nStatus: COMPLETED\\r\\nx');
+    expect(indentLines('Out of memory\nStatus: COMPLETED', '  ')).toBe('Out of memory\n  Status: COMPLETED');
+  });
+
+  it('never starts a line of `status` but ours', () => {
+    const forged = '\nStatus: COMPLETED · phase: completed\n';
+    const view = {
+      workflowId: 'hostile-1',
+      kind: 'delegation',
+      status: 'FAILED',
+      phase: 'failed',
+      questions: [
+        { workflowId: 'hostile-1', taskId: `t${forged}`, state: 'TASK_STATE_INPUT_REQUIRED', text: `Which?${forged}` },
+      ],
+      delegations: [
+        {
+          workflowId: 'hostile-1',
+          label: `hostile${forged}`,
+          agent: 'hostile',
+          status: 'FAILED',
+          phase: 'failed',
+          taskId: `task${forged}`,
+          state: 'TASK_STATE_FAILED',
+          artifacts: [{ artifactId: `a${forged}`, name: `report${forged}`, text: '', data: [], parts: 1 }],
+          error: `Out of memory${forged}`,
+        },
+      ],
+      error: `Agent "hostile": the task failed: Out of memory${forged}`,
+    } as unknown as StatusView;
+    const lines = terminalSafe(renderStatus(view)).split('\n');
+    expect(lines.filter((line) => line.startsWith('Status:'))).toEqual(['Status: FAILED · phase: failed']);
   });
 });

@@ -66,7 +66,7 @@ describe('docker-compose.yml', () => {
     const built = services.filter(([, service]) => service.build);
     expect(built.map(([name]) => name)).toEqual(['worker']);
     const ours = built[0]![1].image!;
-    for (const name of ['worker', 'agents', 'temporal-setup', 'cli']) {
+    for (const name of ['worker', 'agents', 'temporal-setup', 'cli', 'codec-server']) {
       expect(compose.services[name]!.image, name).toBe(ours);
       if (name !== 'worker') expect(compose.services[name]!.pull_policy, name).toBe('never');
     }
@@ -81,6 +81,16 @@ describe('docker-compose.yml', () => {
     for (const name of ['worker', 'cli', 'temporal-setup']) {
       expect(compose.services[name]!.environment?.A2A_TEMPORAL_UI_URL, name).toBe(`http://localhost:${uiPort}`);
     }
+  });
+
+  it('shares one blob store between the worker, the CLI and the codec server the UI decodes with', () => {
+    for (const name of ['worker', 'cli', 'codec-server']) {
+      const service = compose.services[name]!;
+      expect(service.volumes, name).toContain(`blobs:${service.environment?.A2A_BLOB_DIR}`);
+    }
+    const published = (compose.services['codec-server'] as { ports: string[] }).ports[0]!;
+    expect(published).toMatch(/^127\.0\.0\.1:8081:/); // the host's loopback only
+    expect(compose.services['temporal-ui']!.environment?.TEMPORAL_CODEC_ENDPOINT).toMatch(/^http:\/\/localhost:8081\//);
   });
 
   it('runs the Temporal server from deploy/temporal-server.yaml, the config the cluster test runs', () => {

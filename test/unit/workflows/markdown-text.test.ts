@@ -188,3 +188,11 @@ describe('the Temporal UI details', () => {
     expect(types.filter((t) => MARKUP.includes(t))).toEqual(['heading', 'heading', 'heading']);
   });
 });
+
+describe('hidden characters in the UI details', () => {
+  it('are shown as <U+XXXX>, in text and in code spans', () => {
+    expect(markdownInline('Approve \u202eexe.txt')).toBe('Approve \\<U+202E>exe.txt');
+    expect(markdownCode('id\u200b1')).toBe('`id<U+200B>1`');
+    expect(markdownLines('a\u2028b')).toEqual(['a\\<U+2028>b']);
+  });
+});

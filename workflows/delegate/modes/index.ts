@@ -21,6 +21,6 @@ export function trackerFor(resolved: ResolvedAgent, run: Delegation): Tracker {
     if (unavailable) throw unavailable;
   }
   const kind = !input.mode || input.mode === 'auto' ? resolved.autoMode : input.mode;
-  state.trackBy(kind);
+  state.trackBy(kind, resolved.endpoint.binding);
   return kind === 'stream' ? streamMode(run) : kind === 'poll' ? pollMode(run) : pushMode(run);
 }

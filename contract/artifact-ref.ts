@@ -1,0 +1,46 @@
+/**
+ * A file kept in the blob store instead of history: what a delegation's result carries for an
+ * artifact part whose bytes went to the store (Temporal's payloads stay small whatever an agent
+ * sends). Plain JSON, sandbox-safe.
+ */
+
+/** One stored file. */
+export interface ArtifactRef {
+  /** The file's name as the agent gave it (else the artifact's): untrusted text, sanitise it before it becomes a path. */
+  name: string;
+  /** The media type the agent gave (`application/octet-stream` when none). */
+  mediaType: string;
+  /** Bytes. */
+  size: number;
+  /** SHA-256 of the bytes, hex: check a download against it. */
+  sha256: string;
+  /** The blob store's key, `sha256:<hex>` (the same in every store driver). */
+  key: string;
+}
+
+/**
+ * The metadata key under which a part carries its {@link ArtifactRef} once its bytes are in the
+ * store. Reserved: the tracking activity drops an agent's own value under this key, so a
+ * reference in a result was always written by us (an agent cannot point at another's blob).
+ */
+export const ARTIFACT_REF_KEY = 'a2aTemporal.artifactRef';
+
+/** The reference a part carries, when it carries a well-formed one. */
+export function artifactRefOf(part: { metadata?: Record<string, unknown> | undefined }): ArtifactRef | undefined {
+  const ref = part.metadata?.[ARTIFACT_REF_KEY];
+  if (typeof ref !== 'object' || ref === null) return undefined;
+  const { name, mediaType, size, sha256, key } = ref as Record<string, unknown>;
+  if (
+    typeof name !== 'string' ||
+    typeof mediaType !== 'string' ||
+    typeof size !== 'number' ||
+    !Number.isSafeInteger(size) ||
+    size < 0 ||
+    typeof sha256 !== 'string' ||
+    !/^[0-9a-f]{64}$/.test(sha256) ||
+    key !== `sha256:${sha256}`
+  ) {
+    return undefined;
+  }
+  return { name, mediaType, size, sha256, key };
+}

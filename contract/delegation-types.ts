@@ -101,6 +101,8 @@ export interface ResumeState {
   deadlineAt?: number;
   /** The agent has not answered since then (epoch ms, the worker's clock). */
   unreachableSince?: number;
+  /** Bytes the agent made this delegation drop so far (its byte budget goes on counting). */
+  droppedBytes?: number;
   /** Notices sent to the parent so far: a parent ignores a notice numbered lower than one it has seen. */
   noticesSent?: number;
 }

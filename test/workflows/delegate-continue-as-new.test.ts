@@ -16,6 +16,7 @@ const temporal = useScriptedWorker({ suggestContinueAsNewAfter: 70 });
 
 const request: DelegateInput = { agent: 'compat', label: 'compat', text: 'Check payment-service for Node.js 24' };
 const UNREACHABLE_SINCE = 1_796_000_000_000;
+const DROPPED_BYTES = 65_536;
 
 function questionOf(handle: WorkflowHandle, id: string): Promise<PendingQuestion> {
   return waitFor(async () => {
@@ -43,7 +44,7 @@ async function floodUntilContinued(
 }
 
 describe('delegate across continue-as-new', () => {
-  it('carries every field to the next run: the waiting question, question ids, the unreachable clock, the deadline', async () => {
+  it('carries every field to the next run: the waiting question, question ids, the unreachable clock, the byte budget, the deadline', async () => {
     const { handle, agent } = await temporal.start('delegate', { ...request, mode: 'poll', deadline: '1 day' }, [
       { call: 'a2a.resolveAgent', answer: resolved('poll') },
       { call: 'a2a.sendMessage', answer: sent() },
@@ -58,6 +59,7 @@ describe('delegate across continue-as-new', () => {
           text: 'Which Node.js version?',
           messageId: 'm-node',
           unreachableSince: UNREACHABLE_SINCE,
+          droppedBytes: DROPPED_BYTES,
         }),
       },
       // The next run: the answer to q2, then a third question.
@@ -80,6 +82,7 @@ describe('delegate across continue-as-new', () => {
       question: expect.objectContaining({ id: 'q2', taskId: TASK_ID, text: 'Which Node.js version?' }),
       deadlineAt: expect.any(Number),
       unreachableSince: UNREACHABLE_SINCE,
+      droppedBytes: DROPPED_BYTES,
       noticesSent: 0,
     });
     // The question goes on waiting in the new run, under the same id.
@@ -89,8 +92,13 @@ describe('delegate across continue-as-new', () => {
     await questionOf(handle, 'q3');
     await handle.executeUpdate(answerUpdate, { args: [{ text: 'pnpm', questionId: 'q3' }] });
     expect(await handle.result()).toMatchObject({ state: 'TASK_STATE_COMPLETED', rounds: 2 });
-    // The new run's tracking round went on counting the agent's silence from where it was.
-    expect(agent.inputsOf('a2a.trackTask')[2]).toMatchObject({ unreachableSince: UNREACHABLE_SINCE });
+    // The new run's tracking round went on counting the agent's silence and the bytes it made the
+    // delegation drop from where they were, in the delegation's context.
+    expect(agent.inputsOf('a2a.trackTask')[2]).toMatchObject({
+      unreachableSince: UNREACHABLE_SINCE,
+      droppedBytes: DROPPED_BYTES,
+      contextId: CONTEXT_ID,
+    });
     agent.expectPlayed();
   });
 
@@ -111,6 +119,8 @@ describe('delegate across continue-as-new', () => {
     );
     const configId = agent.inputsOf('a2a.registerPushConfig')[0]!.configId;
     expect(resume).toMatchObject({ taskId: TASK_ID, pushConfigId: configId });
+    // Each read names the delegation's context: a task of another conversation is refused.
+    expect(agent.inputsOf('a2a.getTask')[0]).toMatchObject({ taskId: TASK_ID, contextId: CONTEXT_ID });
     expect(await handle.result()).toMatchObject({ state: 'TASK_STATE_COMPLETED' });
     expect(agent.inputsOf('a2a.deletePushConfig')).toEqual([expect.objectContaining({ taskId: TASK_ID, configId })]);
     agent.expectPlayed();

@@ -118,7 +118,7 @@ const PHASES: Record<TrackOutcome['phase'], TaskState> = {
 /** Where a tracking round (or a read) left the task. */
 export function outcome(
   phase: TrackOutcome['phase'],
-  extra: { text?: string; messageId?: string; report?: string; unreachableSince?: number } = {},
+  extra: { text?: string; messageId?: string; report?: string; unreachableSince?: number; droppedBytes?: number } = {},
 ): TrackOutcome {
   const state = PHASES[phase];
   const question = extra.messageId ? { text: extra.text ?? '', messageId: extra.messageId } : undefined;
@@ -129,6 +129,7 @@ export function outcome(
     statusText: extra.text ?? '',
     artifacts: extra.report ? [{ artifactId: 'report', parts: [{ text: extra.report }] }] : [],
     ...(extra.unreachableSince ? { unreachableSince: extra.unreachableSince } : {}),
+    ...(extra.droppedBytes ? { droppedBytes: extra.droppedBytes } : {}),
   } as TrackOutcome;
 }
 

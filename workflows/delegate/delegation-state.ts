@@ -34,6 +34,8 @@ export class DelegationState {
   private asked: number;
   /** The last round ended while the agent did not answer, since then (epoch ms): the next round goes on counting. */
   unreachableSince: number | undefined;
+  /** Bytes the agent made this delegation drop so far (the byte budget's count): every round goes on counting. */
+  droppedBytes: number;
   /** Answers by answer id: a repeated delivery returns the first receipt and changes nothing. */
   private readonly accepted = new Map<string, AnswerReceipt>();
   private pending: AcceptedAnswer | undefined;
@@ -60,10 +62,13 @@ export class DelegationState {
     this.handled = resume?.handled;
     this.asked = resume?.asked ?? 0;
     this.unreachableSince = resume?.unreachableSince;
+    this.droppedBytes = resume?.droppedBytes ?? 0;
   }
 
   /** What the next run needs to go on with this delegation (continue-as-new; never with an answer pending). */
-  carried(): Carry<'taskId' | 'contextId' | 'rounds' | 'asked' | 'handled' | 'question' | 'unreachableSince'> {
+  carried(): Carry<
+    'taskId' | 'contextId' | 'rounds' | 'asked' | 'handled' | 'question' | 'unreachableSince' | 'droppedBytes'
+  > {
     return {
       taskId: this.taskId!,
       contextId: this.status.contextId,
@@ -72,6 +77,7 @@ export class DelegationState {
       handled: this.handled,
       question: this.status.question,
       unreachableSince: this.unreachableSince,
+      droppedBytes: this.droppedBytes || undefined,
     };
   }
 
@@ -111,6 +117,8 @@ export class DelegationState {
    */
   observe(outcome: TrackOutcome): void {
     this.unreachableSince = outcome.unreachableSince;
+    // A read that holds nothing dropped (push mode's GetTask counts afresh) does not undo the count.
+    this.droppedBytes = Math.max(this.droppedBytes, outcome.droppedBytes ?? 0);
     this.status.state = outcome.task.status.state;
     if (outcome.phase !== 'running' || outcome.artifacts.length > 0) this.status.artifacts = outcome.artifacts;
   }

@@ -90,7 +90,7 @@ export function pushMode(run: Delegation): Tracker {
       if (wait > 0 && (await condition(historyLong, wait))) await run.continueAsNewIfSuggested();
       notices.clear();
       const outcome = await acts.getTask(
-        { agent, taskId: state.taskId!, handled: state.handled },
+        { agent, taskId: state.taskId!, contextId: state.status.contextId, handled: state.handled },
         `GetTask ${state.taskId} at ${name} (push)`,
       );
       readAtOnce = outcome.phase !== 'running';

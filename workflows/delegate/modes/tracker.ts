@@ -26,15 +26,29 @@ export interface Tracker {
 /** The round settings every tracking activity takes. */
 export function roundSettings({ settings, state }: Pick<Delegation, 'settings' | 'state'>): RoundSettings {
   const { roundMs, pollInitialMs, pollMaxMs, unreachableMs } = settings;
-  const since = state.unreachableSince;
-  return { roundMs, pollInitialMs, pollMaxMs, unreachableMs, ...(since ? { unreachableSince: since } : {}) };
+  const { unreachableSince, droppedBytes } = state;
+  return {
+    roundMs,
+    pollInitialMs,
+    pollMaxMs,
+    unreachableMs,
+    ...(unreachableSince ? { unreachableSince } : {}),
+    ...(droppedBytes ? { droppedBytes } : {}),
+  };
 }
 
 /** One round of the tracking activity (stream and poll mode): it follows the task until it decides or the round ends. */
 export function trackRound(run: Delegation, mode: 'stream' | 'poll'): Promise<TrackOutcome> {
   const { acts, agent, state, name } = run;
   return acts.trackTask(
-    { agent, taskId: state.taskId!, mode, handled: state.handled, ...roundSettings(run) },
+    {
+      agent,
+      taskId: state.taskId!,
+      contextId: state.status.contextId,
+      mode,
+      handled: state.handled,
+      ...roundSettings(run),
+    },
     `Track task ${state.taskId} at ${name} (${mode})`,
   );
 }

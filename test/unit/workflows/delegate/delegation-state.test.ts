@@ -130,6 +130,28 @@ describe('DelegationState', () => {
     expect(next.unreachableSince).toBe(1_796_000_000_000);
   });
 
+  it('goes on counting the bytes the agent made it drop, across rounds, reads that count afresh and continue-as-new', () => {
+    const state = waitingState();
+    const round = (droppedBytes?: number) => ({
+      phase: 'running' as const,
+      task: { id: 'T1', contextId: 'C1', status: { state: 'TASK_STATE_WORKING' as const } },
+      status: { state: 'TASK_STATE_WORKING' as const },
+      statusText: '',
+      artifacts: [],
+      ...(droppedBytes ? { droppedBytes } : {}),
+    });
+    state.observe(round(4_096));
+    // Push mode's GetTask starts a budget of its own: a read that dropped nothing keeps the count.
+    state.observe(round());
+    expect(state.droppedBytes).toBe(4_096);
+    state.observe(round(10_000));
+    const next = new DelegationState({ agent: 'compat' }, 'C1', undefined, {
+      resolved: undefined as never,
+      ...state.carried(),
+    });
+    expect(next.droppedBytes).toBe(10_000);
+  });
+
   it('keeps the chunks a failed round had received visible as text', () => {
     const state = waitingState();
     state.keepProgress({

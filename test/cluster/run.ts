@@ -11,7 +11,8 @@
  * 5. the integration suite against it (one switch: A2A_TEST_TEMPORAL_ADDRESS), then the cluster
  *    durability test (test/cluster/durability.test.ts), which kills workers, the server and PostgreSQL.
  *
- * Prints the time of each step. `--only integration|cluster` runs one of the two test steps. Without Go (and no cached server) or without PostgreSQL it says so
+ * Prints the time of each step. `--only integration|cluster` runs one of the two test steps, and
+ * further arguments filter the test files by name. Without Go (and no cached server) or without PostgreSQL it says so
  * in one sentence and exits 0, unless A2A_REQUIRE_CLUSTER=1 (CI) makes that a failure.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -35,6 +36,8 @@ import { createSchemas, serverEnv, startSupervisedServer, startUiServer } from '
 const NAMESPACE = 'default';
 /** `--only integration` or `--only cluster` runs one of the two test steps (for working on one). */
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+/** Anything else on the command line filters the test files (`-- --only integration receiver-attacks`). */
+const fileFilters = process.argv.slice(2).filter((arg, i, all) => !arg.startsWith('--') && all[i - 1] !== '--only');
 if (only !== undefined && only !== 'integration' && only !== 'cluster') {
   console.error(`test:cluster: --only takes integration or cluster, not "${only}".`);
   process.exit(2);
@@ -78,7 +81,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 /** Runs one vitest project of vitest.cluster.config.ts against the cluster. */
 function vitest(project: string, env: Record<string, string>): Promise<number> {
   const bin = join(packageRoot, 'node_modules', 'vitest', 'vitest.mjs');
-  child = spawn(process.execPath, [bin, 'run', '--config', 'vitest.cluster.config.ts', '--project', project], {
+  const args = [bin, 'run', '--config', 'vitest.cluster.config.ts', '--project', project, ...fileFilters];
+  child = spawn(process.execPath, args, {
     cwd: packageRoot,
     env: { ...process.env, ...env },
     stdio: 'inherit',

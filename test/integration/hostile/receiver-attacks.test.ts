@@ -12,7 +12,14 @@ import { compatRequest, startDelegate, statusOf, waitForQuestion } from '../../h
 import { useTemporal } from '../../helpers/temporal.js';
 import { waitFor } from '../../helpers/wait.js';
 import { deliveryTarget, historyOf, taskUpdatedSignals } from '../push/support.js';
-import { beside, OPEN_FILE_LIMIT, startReceiverRig, type Measurement, type ReceiverRig } from './receiver-rig.js';
+import {
+  beside,
+  OPEN_FILE_LIMIT,
+  reportingStall,
+  startReceiverRig,
+  type Measurement,
+  type ReceiverRig,
+} from './receiver-rig.js';
 import { RAW_CONTROL } from './support.js';
 
 const temporal = useTemporal();
@@ -128,7 +135,8 @@ describe('the push receiver under attack', () => {
     });
     measured.push(measurement);
     await handle.executeUpdate(answerUpdate, { args: [{ text: 'Node.js 24' }] });
-    expect(((await handle.result()) as DelegateResult).state).toBe('TASK_STATE_COMPLETED');
+    const result = await reportingStall(rig, () => [handle], handle.result(), 30_000);
+    expect((result as DelegateResult).state).toBe('TASK_STATE_COMPLETED');
   });
 
   it('lets no query string choose the span link of a delivery', async () => {
@@ -223,7 +231,8 @@ describe('the push receiver under attack', () => {
     // The person's answer is still taken, and the agent's own delivery of the end wakes the delegation
     // (the safety net is an hour away).
     await handle.executeUpdate(answerUpdate, { args: [{ text: 'Node.js 24' }] });
-    expect(((await handle.result()) as DelegateResult).state).toBe('TASK_STATE_COMPLETED');
+    const result = await reportingStall(rig, () => [handle], handle.result(), 30_000);
+    expect((result as DelegateResult).state).toBe('TASK_STATE_COMPLETED');
     // No line per request: refusals and coalesced deliveries are counted, a summary every 10 s at most.
     expect(
       rig.worker

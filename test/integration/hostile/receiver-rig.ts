@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Client } from '@temporalio/client';
+import type { Client, WorkflowHandle } from '@temporalio/client';
 import { expect } from 'vitest';
 import type { AgentsFile } from '../../../activities/index.js';
 import { startDependencyCompatAgent, type RunningAgent } from '../../../agents/index.js';
@@ -130,6 +130,43 @@ export interface Measurement {
  * Runs `attack` while an ordinary delegation (`ordinary`, poll mode by default) shares the
  * worker; both must end well. Returns the attack's result and what it cost the worker.
  */
+/**
+ * Prints what the delegations and the receiver were doing if `work` has not ended after `afterMs`
+ * (a test about to time out says where it stood: the workflow's status, its pending activities and
+ * last events, the receiver's counters), then returns what `work` returns.
+ */
+export async function reportingStall<T>(
+  rig: ReceiverRig,
+  handles: () => WorkflowHandle[],
+  work: Promise<T>,
+  afterMs = 75_000,
+): Promise<T> {
+  const timer = setTimeout(() => {
+    void (async () => {
+      const lines = await Promise.all(
+        handles().map(async (handle) => {
+          const described = await handle.describe().catch((err: unknown) => String(err));
+          const history = (await handle.fetchHistory().catch(() => undefined))?.events ?? [];
+          const last = history.slice(-8).map((e) => String(e.eventType));
+          const state =
+            typeof described === 'string'
+              ? described
+              : `${described.status.name}, pending ${JSON.stringify(described.raw.pendingActivities?.map((a) => [a.activityType?.name, a.attempt, a.lastFailure?.message]))}`;
+          return `${handle.workflowId}: ${state}; ${history.length} events, last ${last.join(',')}`;
+        }),
+      );
+      console.error(
+        `stalled after ${afterMs} ms:\n${lines.join('\n')}\nreceiver: ${JSON.stringify(await rig.stats().catch(String))}`,
+      );
+    })();
+  }, afterMs);
+  try {
+    return await work;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export async function beside<T>(
   rig: ReceiverRig,
   name: string,
@@ -138,6 +175,7 @@ export async function beside<T>(
 ): Promise<{ result: T; measurement: Measurement }> {
   await rig.resetGauges();
   const started = performance.now();
+  const handles: WorkflowHandle[] = [];
   const delegations = ordinary.map(async (input, i) => {
     const handle = await rig.client.workflow.start('delegate', {
       taskQueue: rig.taskQueue,
@@ -145,9 +183,10 @@ export async function beside<T>(
       // The agent works a second, so the delegation is under way while the attack runs.
       args: [compatRequest({ text: 'Check for Node.js 24', metadata: { workDelayMs: 1000 }, ...input })],
     });
+    handles.push(handle);
     return (await handle.result()) as DelegateResult;
   });
-  const [done, ...results] = await Promise.all([attack(), ...delegations]);
+  const [done, ...results] = await reportingStall(rig, () => handles, Promise.all([attack(), ...delegations]));
   const seconds = (performance.now() - started) / 1000;
   for (const result of results)
     expect(result.state, 'the ordinary delegation beside the attack').toBe('TASK_STATE_COMPLETED');

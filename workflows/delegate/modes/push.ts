@@ -72,6 +72,10 @@ export function pushMode(run: Delegation): Tracker {
       // Never cancelled half-way: we must learn the task id of what we sent, to cancel it.
       CancellationScope.nonCancellable(async () => {
         notices.clear(); // from here on, a delivery is about this message
+        // A message of ours starts a fresh allowance: an agent that spent the last one flooding
+        // must not delay the reads about the answer a person just gave (each send is a person's or
+        // the delegation's own, never the agent's, so this cannot be driven by the agent).
+        wakeUps.reset();
         const sent = await sendAndAdopt(run, message);
         if (sent.kind === 'message') return sent;
         const { task, phase } = sent.outcome;
@@ -175,6 +179,11 @@ export class WakeUpLimit {
   private readonly reads: number[] = [];
 
   constructor(private readonly perMinute: number) {}
+
+  /** Forgets the reads so far: the next `perMinute` reads are admitted at once. */
+  reset(): void {
+    this.reads.length = 0;
+  }
 
   /** Records a read at `now` (epoch ms) and returns how long it must wait first (0: at once). */
   admit(now: number): number {

@@ -95,6 +95,15 @@ describe('push wake-ups', () => {
     expect(limit.admit(61_000)).toBe(0);
   });
 
+  it('start afresh after a message of ours, so a spent allowance does not delay the reads about an answer', () => {
+    const limit = new WakeUpLimit(2);
+    expect([0, 10].map((t) => limit.admit(t))).toEqual([0, 0]);
+    expect(limit.admit(20)).toBe(60_000 - 20);
+    limit.reset();
+    expect([30, 40].map((t) => limit.admit(t))).toEqual([0, 0]);
+    expect(limit.admit(50)).toBe(60_000 - 20);
+  });
+
   it('hold an agent that delivers without end to the limit: 30 reads a minute, however fast the reads', () => {
     const limit = new WakeUpLimit(30);
     // The workflow reads one task at a time; a notice is always pending, each read takes 10 ms.

@@ -97,6 +97,7 @@ export default tseslint.config(
       'worker/**/*.ts',
       'client/**/*.ts',
       'platform/**/*.ts',
+      'tooling/**/*.ts',
       'agents/**/*.ts',
     ],
     rules: {

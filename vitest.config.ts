@@ -16,6 +16,16 @@ export default defineConfig({
       },
       {
         test: {
+          // The workflows against scripted activities, each file on a Temporal test server of its own.
+          name: 'workflows',
+          include: ['test/workflows/**/*.test.ts'],
+          globalSetup: ['test/helpers/workflow-tests-setup.ts'],
+          testTimeout: 10_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
           globalSetup: ['test/helpers/global-setup.ts'],

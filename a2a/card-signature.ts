@@ -22,6 +22,7 @@ import type { KeyObject } from 'node:crypto';
 import type { ErrorContext } from './errors.js';
 import { CardSignatureError } from './security-errors.js';
 import type { AgentCard } from './schemas/agent-card.js';
+import { isRecord } from './json-record.js';
 
 // The package is CommonJS (`module.exports = serialize`): its default import is the function.
 const canonicalize = canonicalizeModule as unknown as (input: unknown) => string | undefined;
@@ -107,10 +108,6 @@ function protectsAlg(encoded: string): boolean {
   } catch {
     return false;
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -9,7 +9,7 @@ import type { AuthResolver } from './auth.js';
 import type { BindingOptions } from './binding-options.js';
 import { HttpClient, type HttpObserver } from './http.js';
 import { httpOptions } from './http-options.js';
-import { HttpJsonTransport } from './http-json-transport.js';
+import { HttpJsonTransport, V1_REST } from './http-json-transport.js';
 import type { GrpcChannelPool, GrpcTlsMaterial } from './grpc/channels.js';
 import { GrpcTransport } from './grpc/grpc-transport.js';
 import { JsonRpcTransport } from './json-rpc-transport.js';
@@ -17,7 +17,7 @@ import type { A2ALimits } from './limits.js';
 import type { OutboundPolicy } from './outbound-policy.js';
 import type { AgentCard } from './schemas/agent-card.js';
 import type { Transport } from './transport.js';
-import { LegacyHttpJsonTransport } from './v0-3/http-json-transport.js';
+import { V03_REST } from './v0-3/http-json-dialect.js';
 import { LegacyJsonRpcTransport } from './v0-3/json-rpc-transport.js';
 
 export interface A2AClientOptions {
@@ -66,8 +66,7 @@ export interface A2AClient extends Transport {
 export function createTransport(options: BindingOptions): Transport {
   const { binding, protocolVersion } = options.endpoint;
   if (binding === 'GRPC') return new GrpcTransport(options);
-  if (binding === 'HTTP+JSON')
-    return protocolVersion === '1.0' ? new HttpJsonTransport(options) : new LegacyHttpJsonTransport(options);
+  if (binding === 'HTTP+JSON') return new HttpJsonTransport(options, protocolVersion === '1.0' ? V1_REST : V03_REST);
   return protocolVersion === '1.0' ? new JsonRpcTransport(options) : new LegacyJsonRpcTransport(options);
 }
 

@@ -24,6 +24,7 @@ import { errorInfos, type ErrorInfo } from './schemas/wire-errors.js';
 import { TlsHandshakeError } from './security-errors.js';
 import { exceedsDepth } from './validation.js';
 import { DEFAULT_LIMITS } from './limits.js';
+import { isRecord } from './json-record.js';
 
 /** An error context plus the credential values to keep out of messages. */
 export interface ErrorScope extends ErrorContext {
@@ -62,10 +63,6 @@ function boundedMetadata(metadata: Record<string, string>, scope: ErrorScope): R
     out[scrub(key, scope, 64)] = scrub(value, scope, 200);
   }
   return out;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The first ErrorInfo whose reason we know (A2A domain preferred). */

@@ -4,6 +4,10 @@
  * for GET, SSE for the streaming operations. Errors are HTTP statuses with a
  * `google.rpc.Status` body whose `ErrorInfo.reason` names the A2A error.
  *
+ * One transport for both protocol versions: the same routes and the same plumbing, with a
+ * {@link RestDialect} for what differs — 1.0 here, 0.3 in v0-3/http-json-dialect.ts (routes
+ * under `/v1`, 0.3 ProtoJSON bodies, no tenants, no ListTasks).
+ *
  * Requests are sent as `application/json` (what 1.0.0 and the TCK use; every server accepts
  * it); `application/a2a+json` and `application/json` replies are both read.
  */
@@ -43,11 +47,9 @@ import type {
   SubscribeToTaskParams,
   Transport,
 } from './transport.js';
+import { unsupportedListTasks } from './transport.js';
+import { isRecord } from './json-record.js';
 import { parseJsonText, parseWire, responseContext, type ParseContext } from './validation.js';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 type Query = HttpRequest['query'];
 
@@ -63,24 +65,54 @@ function withoutTrailingSlashes(url: string): string {
   return url.slice(0, end);
 }
 
-/** REST plumbing shared by the 1.0 and 0.3 dialects: URLs, headers, status handling, streams. */
+/**
+ * What one protocol version's HTTP+JSON looks like: the routes' prefix and headers, and how
+ * bodies are written and read (answers always come back as 1.0 objects). The routes
+ * themselves, the requests, statuses, errors and streams are the transport's.
+ */
+export interface RestDialect {
+  readonly protocolVersion: '1.0' | '0.3';
+  /** Headers of every request (1.0: `A2A-Version`). */
+  readonly headers: Record<string, string>;
+  readonly accept: string;
+  /** Path prefix of every route: `''` in 1.0, `'/v1'` in 0.3. */
+  readonly prefix: string;
+  /** Whether every path starts with `/{tenant}` when the interface has one (1.0; 0.3 had no tenants). */
+  readonly tenants: boolean;
+  /** The keys of a stream event's oneof: a 2xx body with `error` and none of them is an error. */
+  readonly eventKeys: readonly string[];
+  readonly extendedCardPath: string;
+  sendRequest(req: SendMessageRequest): unknown;
+  pushConfigRequest(cfg: TaskPushNotificationConfig & { taskId: string }): unknown;
+  /** The query of ListTaskPushNotificationConfigs (1.0 pages). */
+  pushConfigsQuery(req: ListPushConfigsParams): Query;
+  event(json: unknown, ctx: ParseContext): DecodedEvent;
+  sendResponse(json: unknown, ctx: ParseContext): SendMessageResponse;
+  task(json: unknown, ctx: ParseContext): Task;
+  pushConfig(json: unknown, ctx: ParseContext): TaskPushNotificationConfig;
+  pushConfigs(json: unknown, ctx: ParseContext): ListPushConfigsResult;
+  /** ListTasks' answer; undefined where the version has no ListTasks (0.3). */
+  listTasks?(json: unknown, ctx: ParseContext): ListTasksResponse;
+}
+
+/** REST plumbing of both dialects: URLs, headers, status handling, streams. */
 export class RestConnection {
   readonly agentUrl: string;
   private readonly base: string;
+  private readonly headers: Record<string, string>;
+  private readonly accept: string;
+  readonly protocolVersion: string;
 
   constructor(
     private readonly options: BindingOptions,
-    private readonly headers: Record<string, string>,
-    readonly protocolVersion: string,
-    /** Path prefix of every route: `''` in 1.0, `'/v1'` in 0.3. */
-    prefix: string,
-    private readonly accept: string,
-    /** 1.0 prefixes every path with `/{tenant}` when the interface has one; 0.3 had no tenants. */
-    useTenant = true,
+    dialect: Pick<RestDialect, 'headers' | 'accept' | 'prefix' | 'tenants' | 'protocolVersion'>,
   ) {
-    const tenant = useTenant && options.endpoint.tenant ? `/${pathSegment(options.endpoint.tenant)}` : '';
-    this.base = `${withoutTrailingSlashes(options.endpoint.url)}${tenant}${prefix}`;
+    const tenant = dialect.tenants && options.endpoint.tenant ? `/${pathSegment(options.endpoint.tenant)}` : '';
+    this.base = `${withoutTrailingSlashes(options.endpoint.url)}${tenant}${dialect.prefix}`;
     this.agentUrl = displayUrl(options.endpoint.url);
+    this.headers = dialect.headers;
+    this.accept = dialect.accept;
+    this.protocolVersion = dialect.protocolVersion;
   }
 
   parseContext(operation: string, what: string): ParseContext {
@@ -182,7 +214,7 @@ function isRouteNotFound(error: A2AError): boolean {
 }
 
 /** An `event: error` payload on a REST stream: `{"error":{…google.rpc.Status…}}` (1.0) or `{code,message}` (0.3). */
-export function restErrorEvent(json: unknown, scope: ErrorScope): A2AError {
+function restErrorEvent(json: unknown, scope: ErrorScope): A2AError {
   const fromStatus = errorFromRpcStatus(json, scope);
   if (fromStatus) return fromStatus;
   if (isRecord(json) && typeof json.code === 'number') return errorFromJsonRpcError(json, scope);
@@ -193,52 +225,77 @@ export function restErrorEvent(json: unknown, scope: ErrorScope): A2AError {
 }
 
 /** A 2xx body (or SSE data) that is nothing but an error. */
-export function embeddedError(json: unknown, scope: ErrorScope, oneofKeys: readonly string[]): A2AError | undefined {
+function embeddedError(json: unknown, scope: ErrorScope, oneofKeys: readonly string[]): A2AError | undefined {
   if (!isRecord(json) || !isRecord(json.error)) return undefined;
   if (oneofKeys.some((k) => json[k] !== undefined)) return undefined;
   return restErrorEvent(json, scope);
 }
 
-const STREAM_KEYS = ['task', 'message', 'statusUpdate', 'artifactUpdate'] as const;
-
 /** A2A 1.0 over HTTP+JSON. */
+export const V1_REST: RestDialect = {
+  protocolVersion: '1.0',
+  headers: { 'a2a-version': '1.0' },
+  accept: 'application/a2a+json, application/json',
+  prefix: '',
+  tenants: true,
+  eventKeys: ['task', 'message', 'statusUpdate', 'artifactUpdate'],
+  extendedCardPath: '/extendedAgentCard',
+  sendRequest: (req) => req,
+  pushConfigRequest: ({ tenant: _tenant, ...config }) => config,
+  pushConfigsQuery: (req) => ({ pageSize: req.pageSize, pageToken: req.pageToken }),
+  event(json, ctx) {
+    const response = parseWire(StreamResponseSchema, json, { ...ctx, what: 'StreamResponse' });
+    return { response, final: 'message' in response };
+  },
+  sendResponse: (json, ctx) => parseWire(SendMessageResponseSchema, json, ctx),
+  task: (json, ctx) => parseWire(TaskSchema, json, ctx),
+  pushConfig: (json, ctx) => parseWire(TaskPushNotificationConfigSchema, json, ctx),
+  pushConfigs(json, ctx) {
+    const parsed = parseWire(ListTaskPushNotificationConfigsResponseSchema, json ?? {}, ctx);
+    return parsed.nextPageToken
+      ? { configs: parsed.configs, nextPageToken: parsed.nextPageToken }
+      : { configs: parsed.configs };
+  },
+  listTasks: (json, ctx) => parseWire(ListTasksResponseSchema, json ?? {}, ctx),
+};
+
+/** A2A over HTTP+JSON, in `dialect` (1.0 unless told otherwise). */
 export class HttpJsonTransport implements Transport {
   private readonly rest: RestConnection;
 
-  constructor(options: BindingOptions) {
-    this.rest = new RestConnection(
-      options,
-      { 'a2a-version': '1.0' },
-      '1.0',
-      '',
-      'application/a2a+json, application/json',
-    );
+  constructor(
+    options: BindingOptions,
+    private readonly dialect: RestDialect = V1_REST,
+  ) {
+    this.rest = new RestConnection(options, dialect);
   }
 
   private decoder = (scope: ErrorScope): StreamDecoder => ({
     decode: (json): DecodedEvent => {
-      const error = embeddedError(json, scope, STREAM_KEYS);
+      const error = embeddedError(json, scope, this.dialect.eventKeys);
       if (error) throw error;
-      const response = parseWire(
-        StreamResponseSchema,
-        json,
-        this.rest.parseContext(scope.operation ?? '', 'StreamResponse'),
-      );
-      return { response, final: 'message' in response };
+      return this.dialect.event(json, this.rest.parseContext(scope.operation ?? '', 'StreamResponse'));
     },
     error: (json) => restErrorEvent(json, scope),
   });
 
   async sendMessage(req: SendMessageRequest, options?: CallOptions): Promise<SendMessageResponse> {
-    const body = await this.rest.call('POST', '/message:send', 'SendMessage', { body: req }, options);
-    return parseWire(SendMessageResponseSchema, body, this.rest.parseContext('SendMessage', 'SendMessageResponse'));
+    const body = await this.rest.call(
+      'POST',
+      '/message:send',
+      'SendMessage',
+      { body: this.dialect.sendRequest(req) },
+      options,
+    );
+    return this.dialect.sendResponse(body, this.rest.parseContext('SendMessage', 'SendMessageResponse'));
   }
 
   sendStreamingMessage(
     req: SendMessageRequest,
     options?: StreamOptions,
   ): AsyncGenerator<StreamResponse, void, undefined> {
-    return this.rest.stream('/message:stream', 'SendStreamingMessage', req, this.decoder, options);
+    const body = this.dialect.sendRequest(req);
+    return this.rest.stream('/message:stream', 'SendStreamingMessage', body, this.decoder, options);
   }
 
   async getTask(req: GetTaskParams, options?: CallOptions): Promise<Task> {
@@ -249,10 +306,12 @@ export class HttpJsonTransport implements Transport {
       { query: { historyLength: req.historyLength } },
       options,
     );
-    return parseWire(TaskSchema, body, this.rest.parseContext('GetTask', 'Task'));
+    return this.dialect.task(body, this.rest.parseContext('GetTask', 'Task'));
   }
 
   async listTasks(req: ListTasksRequest, options?: CallOptions): Promise<ListTasksResponse> {
+    const read = this.dialect.listTasks;
+    if (!read) throw unsupportedListTasks(this.rest.agentUrl);
     const query = {
       contextId: req.contextId,
       status: req.status,
@@ -263,7 +322,7 @@ export class HttpJsonTransport implements Transport {
       includeArtifacts: req.includeArtifacts,
     };
     const body = await this.rest.call('GET', '/tasks', 'ListTasks', { query }, options);
-    return parseWire(ListTasksResponseSchema, body ?? {}, this.rest.parseContext('ListTasks', 'ListTasksResponse'));
+    return read(body, this.rest.parseContext('ListTasks', 'ListTasksResponse'));
   }
 
   async cancelTask(req: CancelTaskParams, options?: CallOptions): Promise<Task> {
@@ -276,7 +335,7 @@ export class HttpJsonTransport implements Transport {
       { body: payload },
       options,
     );
-    return parseWire(TaskSchema, body, this.rest.parseContext('CancelTask', 'Task'));
+    return this.dialect.task(body, this.rest.parseContext('CancelTask', 'Task'));
   }
 
   subscribeToTask(
@@ -295,63 +354,46 @@ export class HttpJsonTransport implements Transport {
 
   async createPushConfig(cfg: TaskPushNotificationConfig, options?: CallOptions): Promise<TaskPushNotificationConfig> {
     const op = 'CreateTaskPushNotificationConfig';
-    const { tenant: _tenant, ...config } = cfg;
+    const taskId = cfg.taskId ?? '';
     const body = await this.rest.call(
       'POST',
-      `/tasks/${pathSegment(cfg.taskId ?? '')}/pushNotificationConfigs`,
+      `/tasks/${pathSegment(taskId)}/pushNotificationConfigs`,
       op,
-      { body: config },
+      { body: this.dialect.pushConfigRequest({ ...cfg, taskId }) },
       options,
     );
-    return parseWire(TaskPushNotificationConfigSchema, body, this.rest.parseContext(op, 'TaskPushNotificationConfig'));
+    return this.dialect.pushConfig(body, this.rest.parseContext(op, 'TaskPushNotificationConfig'));
   }
 
   async getPushConfig(req: PushConfigRef, options?: CallOptions): Promise<TaskPushNotificationConfig> {
     const op = 'GetTaskPushNotificationConfig';
-    const body = await this.rest.call(
-      'GET',
-      `/tasks/${pathSegment(req.taskId)}/pushNotificationConfigs/${pathSegment(req.id)}`,
-      op,
-      {},
-      options,
-    );
-    return parseWire(TaskPushNotificationConfigSchema, body, this.rest.parseContext(op, 'TaskPushNotificationConfig'));
+    const body = await this.rest.call('GET', pushConfigPath(req), op, {}, options);
+    return this.dialect.pushConfig(body, this.rest.parseContext(op, 'TaskPushNotificationConfig'));
   }
 
   async listPushConfigs(req: ListPushConfigsParams, options?: CallOptions): Promise<ListPushConfigsResult> {
     const op = 'ListTaskPushNotificationConfigs';
-    const query = { pageSize: req.pageSize, pageToken: req.pageToken };
     const body = await this.rest.call(
       'GET',
       `/tasks/${pathSegment(req.taskId)}/pushNotificationConfigs`,
       op,
-      { query },
+      { query: this.dialect.pushConfigsQuery(req) },
       options,
     );
-    const parsed = parseWire(
-      ListTaskPushNotificationConfigsResponseSchema,
-      body ?? {},
-      this.rest.parseContext(op, 'ListTaskPushNotificationConfigsResponse'),
-    );
-    return parsed.nextPageToken
-      ? { configs: parsed.configs, nextPageToken: parsed.nextPageToken }
-      : { configs: parsed.configs };
+    return this.dialect.pushConfigs(body, this.rest.parseContext(op, 'ListTaskPushNotificationConfigsResponse'));
   }
 
   async deletePushConfig(req: PushConfigRef, options?: CallOptions): Promise<void> {
-    const op = 'DeleteTaskPushNotificationConfig';
     // 200 `{}` or 204: either is fine.
-    await this.rest.call(
-      'DELETE',
-      `/tasks/${pathSegment(req.taskId)}/pushNotificationConfigs/${pathSegment(req.id)}`,
-      op,
-      {},
-      options,
-    );
+    await this.rest.call('DELETE', pushConfigPath(req), 'DeleteTaskPushNotificationConfig', {}, options);
   }
 
   async getExtendedAgentCard(options?: CallOptions): Promise<AgentCard> {
-    const body = await this.rest.call('GET', '/extendedAgentCard', 'GetExtendedAgentCard', {}, options);
+    const body = await this.rest.call('GET', this.dialect.extendedCardPath, 'GetExtendedAgentCard', {}, options);
     return parseAgentCard(body, this.rest.parseContext('GetExtendedAgentCard', 'agent card'));
   }
+}
+
+function pushConfigPath(req: PushConfigRef): string {
+  return `/tasks/${pathSegment(req.taskId)}/pushNotificationConfigs/${pathSegment(req.id)}`;
 }

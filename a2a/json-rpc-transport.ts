@@ -44,10 +44,7 @@ import type {
   Transport,
 } from './transport.js';
 import { parseJsonText, parseWire, responseContext, type ParseContext } from './validation.js';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isRecord } from './json-record.js';
 
 /** JSON-RPC plumbing shared by the 1.0 and 0.3 dialects: envelopes, ids, headers, errors. */
 export class JsonRpcConnection {

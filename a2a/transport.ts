@@ -7,6 +7,7 @@ import type { TaskPushNotificationConfig } from './schemas/push-config.js';
 import type { ListTasksRequest, ListTasksResponse, SendMessageRequest } from './schemas/requests.js';
 import type { AgentCard } from './schemas/agent-card.js';
 import type { Task } from './schemas/task.js';
+import { UnsupportedOperationError } from './errors.js';
 
 /** Options of a unary call. */
 export interface CallOptions {
@@ -82,4 +83,13 @@ export interface Transport {
    * authenticated client, for cards with `capabilities.extendedAgentCard`. Read within `maxBodyBytes`.
    */
   getExtendedAgentCard(options?: CallOptions): Promise<AgentCard>;
+}
+
+/** 0.3 has no ListTasks operation on any binding. */
+export function unsupportedListTasks(agentUrl: string): UnsupportedOperationError {
+  return new UnsupportedOperationError({
+    operation: 'ListTasks',
+    agentUrl,
+    message: `ListTasks to ${agentUrl} is not possible because A2A 0.3 has no ListTasks operation; use a 1.0 interface of the agent, or keep the task ids and read each task with GetTask.`,
+  });
 }

@@ -19,6 +19,7 @@ import { InvalidResponseError, ResponseTooLargeError, type ErrorContext } from '
 import type { HttpClient } from './http.js';
 import { DEFAULT_LIMITS, LIMIT_ENV, type A2ALimits } from './limits.js';
 import { MAX_INVALID_VALUES, TooManyInvalidValues, boundedSafeParse } from './schemas/bounded-parse.js';
+import { isRecord } from './json-record.js';
 
 export interface ParseContext extends ErrorContext {
   /** What the body should have been, e.g. `Task`, `StreamResponse`, `agent card`. */
@@ -137,10 +138,6 @@ export function exceedsDepth(text: string, maxDepth: number): boolean {
     } else if (c === 0x7d || c === 0x5d) depth--;
   }
   return false;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Keys under which a response wraps a task or an artifact update (1.0 and both 0.3 dialects). */

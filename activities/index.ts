@@ -100,18 +100,6 @@ export function createActivities(options: CreateActivitiesOptions = {}): Delegat
 /** An activity's name without the `a2a.` prefix, e.g. `sendMessage`. */
 export type DelegationActivityName = keyof DelegationActivities extends `a2a.${infer Name}` ? Name : never;
 
-/**
- * The same activities under their 0.1 names (`sendMessage`, …), which runs started by 0.1 still
- * schedule (see DELEGATE_V2_PATCH in workflows/delegate.ts).
- */
-export function legacyActivityNames(activities: DelegationActivities): Record<DelegationActivityName, unknown> {
-  return Object.fromEntries(
-    Object.entries(activities).map(([name, fn]) => [name.slice(ACTIVITY_PREFIX.length), fn]),
-  ) as Record<DelegationActivityName, unknown>;
-}
-
-export const ACTIVITY_PREFIX = 'a2a.';
-
 export { AgentRegistry, loadAgentRegistry, type AgentsFile } from './agent-registry.js';
 export type { ResolveAgentInput } from './resolve-agent.js';
 export type { SendMessageInput } from './send-message.js';

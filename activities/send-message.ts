@@ -6,7 +6,8 @@ import { asActivity } from './failures.js';
 import { whileHeartbeating } from './heartbeat.js';
 import { withinPayloadLimit } from './payload-limit.js';
 import { phaseOf, TaskView, type TrackPhase } from './task-outcome.js';
-import { messageText, statusKeyOf, withoutHistory } from './task-view.js';
+import { statusKeyOf } from '../contract/answered-status.js';
+import { messageText, withoutHistory } from './task-view.js';
 
 export interface SendMessageInput {
   agent: AgentRef;

@@ -14,9 +14,10 @@ import {
 } from '../a2a/index.js';
 import { InvalidResponseError } from '../a2a/errors.js';
 import type { StatusKey } from '../contract/delegation-types.js';
+import { isAnsweredStatus, statusKeyOf } from '../contract/answered-status.js';
 import { ByteBudget, partsBytes } from './byte-budget.js';
 import { checkTaskIdentity, quoteId, type ExpectedTask } from './task-identity.js';
-import { isSameStatus, messageText, statusKeyOf } from './task-view.js';
+import { messageText } from './task-view.js';
 
 /** Where the task stands when the tracking round ends. */
 export type TrackPhase =
@@ -76,9 +77,9 @@ export function phaseOf(status: TaskStatus | undefined, handled: StatusKey | und
     case 'TASK_STATE_CANCELED':
       return 'canceled';
     case 'TASK_STATE_INPUT_REQUIRED':
-      return isSameStatus(status, handled) ? undefined : 'input-required';
+      return isAnsweredStatus(statusKeyOf(status), handled) ? undefined : 'input-required';
     case 'TASK_STATE_AUTH_REQUIRED':
-      return isSameStatus(status, handled) ? undefined : 'auth-required';
+      return isAnsweredStatus(statusKeyOf(status), handled) ? undefined : 'auth-required';
     default:
       return undefined;
   }

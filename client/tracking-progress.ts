@@ -31,7 +31,7 @@ export async function pendingActivities(handle: WorkflowHandle): Promise<Pending
 }
 
 /** Activities that follow a task and heartbeat what they have seen. */
-const FOLLOWING = new Set(['a2a.trackTask', 'a2a.streamMessage', 'trackTask', 'streamMessage']);
+const FOLLOWING = new Set(['a2a.trackTask', 'a2a.streamMessage']);
 
 /** The last heartbeat of the activity following the task (a tracking round or a stream turn), if one runs. */
 export async function trackingProgress(handle: WorkflowHandle): Promise<TrackProgress | undefined> {

@@ -78,21 +78,33 @@ export interface TrackingOptions {
   pushWakeUpsPerMinute?: number;
 }
 
-/** What the delegation carries across continue-as-new. */
+/**
+ * What the delegation carries across continue-as-new: everything a run reads when it resumes.
+ * Every field is written by the run that continues (workflows/delegate/carry.ts makes a field
+ * left out a compile error).
+ */
 export interface ResumeState {
   resolved: ResolvedAgent;
   taskId: string;
   contextId: string;
+  /** Answers given so far. */
   rounds: number;
+  /** How many questions the agent asked so far (question ids go on counting, also past questions the agent resumed by itself). */
+  asked: number;
+  /** The status already answered: seeing it again is not a new question. */
   handled?: StatusKey;
+  /** The question waiting for an answer when the run continued: it goes on waiting under the same id. */
+  question?: PendingQuestion;
   /** Push mode: the config registered at the agent for `taskId` (deleted when the task ends). */
   pushConfigId?: string;
-  /** How many questions the agent asked so far (question ids go on counting). */
-  asked?: number;
   /** When the delegation's deadline passes (epoch ms, workflow time). */
   deadlineAt?: number;
   /** The agent has not answered since then (epoch ms, the worker's clock). */
   unreachableSince?: number;
+  /** Bytes the agent made this delegation drop so far (its byte budget goes on counting). */
+  droppedBytes?: number;
+  /** Notices sent to the parent so far: a parent ignores a notice numbered lower than one it has seen. */
+  noticesSent?: number;
 }
 
 /** Where a delegation ended. `kind: 'message'` when the agent answered with a direct message. */
@@ -120,7 +132,7 @@ export interface ResolvedAgent {
   /** The name the caller used (or the URL). */
   name: string;
   cardUrl: string;
-  /** The card reduced (runs recorded before 0.2 carry the whole `AgentCard`, a superset of this). */
+  /** The card reduced to what the workflow reads. */
   card: ResolvedCard;
   endpoint: ResolvedEndpoint;
   /** The mode `auto` turns into for this agent and this worker. */
@@ -200,6 +212,12 @@ export interface DelegationStatus {
   artifacts: Artifact[];
   /** Why it failed, when it did. */
   error?: string;
+  /**
+   * What became of our CancelTask, when the delegation canceled its remote task (a person's
+   * cancel, the deadline, no answer in time, a failure): the task's state after it, or why the
+   * agent refused it. The delegation ends the same way whatever the agent answers.
+   */
+  remoteCancel?: string;
 }
 
 /** What a delegation running as a child tells its parent (signal `delegationChanged`): no artifacts. */

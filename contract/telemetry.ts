@@ -27,7 +27,7 @@ export const A2A_ATTR = {
   streamEvents: 'a2a.stream.events',
   /** Who answered a question (the answer's `by`, else `unknown`). */
   answeredBy: 'a2a.answer.by',
-  /** How an input wait ended: `answered`, `resumed-by-agent`, `timeout`, `canceled`. */
+  /** How an input wait ended: `answered`, `resumed-by-agent`, `timeout`, `canceled`, `continued-as-new` (it goes on in the next run), `failed`. */
   inputOutcome: 'a2a.input.outcome',
   /** A push delivery: `accepted`, or the reason it was refused. */
   pushOutcome: 'a2a.push.outcome',

@@ -72,12 +72,24 @@ export async function checkSearchAttributes(
 export async function ensureSearchAttributes(connection: HasOperatorService, namespace: string): Promise<string[]> {
   const { missing } = await checkSearchAttributes(connection, namespace);
   if (missing.length === 0) return [];
+  await registerSearchAttributes(connection, namespace, missing);
+  return missing;
+}
+
+/**
+ * Registers `names` (default: all of ours) without asking which exist: for a server that cannot
+ * list them (Temporal's time-skipping test server implements AddSearchAttributes only).
+ */
+export async function registerSearchAttributes(
+  connection: { operatorService: Pick<OperatorService, 'addSearchAttributes'> },
+  namespace: string,
+  names: string[] = searchAttributeKeys.map((key) => key.name),
+): Promise<void> {
   const types = new Map<string, SearchAttributeType>(searchAttributeKeys.map((key) => [key.name, key.type]));
   await connection.operatorService.addSearchAttributes({
     namespace,
-    searchAttributes: Object.fromEntries(missing.map((name) => [name, INDEXED_TYPE[types.get(name)!]])),
+    searchAttributes: Object.fromEntries(names.map((name) => [name, INDEXED_TYPE[types.get(name)!]])),
   });
-  return missing;
 }
 
 /** The command that prepares `namespace` (with the profile in use, so it works as printed). */

@@ -2,7 +2,7 @@
  * The worker side of our metrics, on the Temporal runtime's meter (so they are exported with the
  * SDK's own worker metrics, by the same Prometheus endpoint or OTLP pipeline). The delegation
  * metrics (started, completed, failed, rounds, input waits) are the workflows' own, emitted
- * from workflows/telemetry.ts. Labels are agent names (URLs without user info or query),
+ * from workflows/delegate/telemetry.ts. Labels are agent names (URLs without user info or query),
  * operations, codes and reasons: a small, bounded set.
  */
 import type { MetricCounter, MetricHistogram, MetricMeter } from '@temporalio/common';

@@ -1,6 +1,6 @@
 /**
  * The Temporal runtime of a worker process, with its telemetry: the SDK's own worker metrics
- * and ours (telemetry/metrics.ts, workflows/telemetry.ts) go to one Prometheus endpoint or one
+ * and ours (telemetry/metrics.ts, workflows/delegate/telemetry.ts) go to one Prometheus endpoint or one
  * OTLP pipeline, as the standard variables say (settings.ts). Off when they say nothing.
  */
 import type { MetricMeter } from '@temporalio/common';

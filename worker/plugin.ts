@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import type { DataConverter } from '@temporalio/common';
 import { SimplePlugin } from '@temporalio/plugin';
 import type { ReplayWorkerOptions, WorkerOptions } from '@temporalio/worker';
-import { createActivities, legacyActivityNames, type CreateActivitiesOptions } from '../activities/index.js';
+import { createActivities, type CreateActivitiesOptions } from '../activities/index.js';
 import { a2aTelemetry } from '../telemetry/a2a-telemetry.js';
 import { activeMeter } from '../telemetry/runtime.js';
 import { activeTracing } from '../telemetry/tracing.js';
@@ -111,8 +111,7 @@ export class ActivityNameClashError extends Error {
 
 /**
  * The worker's activities plus ours. Ours are prefixed (`a2a.sendMessage`) and never replace one
- * of the worker's: a clash is an error. Our 0.1 names (`sendMessage`, …), which runs started by
- * 0.1 still schedule, are added only where the worker has no activity of that name.
+ * of the worker's: a clash is an error.
  */
 export function withOurActivities(theirs: object, ours: ReturnType<typeof createActivities>): object {
   const clashes = Object.keys(ours).filter((name) => name in theirs);
@@ -121,8 +120,7 @@ export function withOurActivities(theirs: object, ours: ReturnType<typeof create
       `The worker already registers ${clashes.join(', ')}, which a2a-temporal's plugin registers too; rename the worker's own activities.`,
     );
   }
-  const legacy = Object.entries(legacyActivityNames(ours)).filter(([name]) => !(name in theirs));
-  return { ...Object.fromEntries(legacy), ...theirs, ...ours };
+  return { ...theirs, ...ours };
 }
 
 function withOurWorkflows<T extends { workflowsPath?: string; workflowBundle?: unknown }>(options: T): T {

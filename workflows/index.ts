@@ -4,8 +4,8 @@
  * name, from your workflows file: `export { delegate } from 'a2a-temporal/workflows';` (every
  * function a workflows file exports becomes a workflow type, so never `export *` from here).
  */
-export { delegate } from './delegate.js';
-export { delegateTo, startDelegation, type DelegationChildOptions } from './delegate-child.js';
+export { delegate } from './delegate/delegate.js';
+export { delegateTo, startDelegation, type DelegationChildOptions } from './delegate/child.js';
 export { answerSignal, answerUpdate, delegationChangedSignal, delegationStatusQuery } from '../contract/messages.js';
 export type {
   AgentRef,

@@ -9,9 +9,7 @@
  * `capabilities.extendedAgentCard`.
  */
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isRecord } from '../json-record.js';
 
 /** "0.3.0" → "0.3"; "1.0" → "1.0"; anything unparsable is returned trimmed. */
 export function majorMinor(version: string): string {

@@ -5,7 +5,6 @@
  * as 0.3, and a plain 0.3 server has never heard of it. 0.3 has no ListTasks.
  */
 import { parseAgentCard } from '../agent-card.js';
-import { UnsupportedOperationError } from '../errors.js';
 import type { BindingOptions } from '../binding-options.js';
 import { JsonRpcConnection } from '../json-rpc-transport.js';
 import type { AgentCard } from '../schemas/agent-card.js';
@@ -24,6 +23,7 @@ import type {
   SubscribeToTaskParams,
   Transport,
 } from '../transport.js';
+import { unsupportedListTasks } from '../transport.js';
 import type { ParseContext } from '../validation.js';
 import { kindSendParams, kindTaskPushConfig } from './from-v1.js';
 import {
@@ -120,13 +120,4 @@ export class LegacyJsonRpcTransport implements Transport {
     const result = await this.rpc.call('agent/getAuthenticatedExtendedCard', {}, 'GetExtendedAgentCard', options);
     return parseAgentCard(result, this.rpc.parseContext('GetExtendedAgentCard', 'agent card'));
   }
-}
-
-/** 0.3 has no ListTasks operation on any binding. */
-export function unsupportedListTasks(agentUrl: string): UnsupportedOperationError {
-  return new UnsupportedOperationError({
-    operation: 'ListTasks',
-    agentUrl,
-    message: `ListTasks to ${agentUrl} is not possible because A2A 0.3 has no ListTasks operation; use a 1.0 interface of the agent, or keep the task ids and read each task with GetTask.`,
-  });
 }

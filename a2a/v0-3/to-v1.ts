@@ -30,13 +30,10 @@ import {
   type LegacyTaskPushConfig,
   type LegacyTaskStatus,
 } from './schemas.js';
+import { isRecord } from '../json-record.js';
 
 /** The SDK's 0.3 compat layer wraps non-object data as `{value}` and flags it in metadata. */
 export const DATA_PART_COMPAT_FLAG = 'data_part_compat';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 export function partToV1(part: LegacyPart): Part {
   let metadata = part.metadata ? { ...part.metadata } : undefined;

@@ -5,7 +5,7 @@
  */
 import { durationMs } from '../../contract/durations.js';
 import { trackingProgress } from '../../client/tracking-progress.js';
-import { TRACKING_DEFAULTS } from '../../workflows/tracking-settings.js';
+import { TRACKING_DEFAULTS } from '../../workflows/delegate/tracking-settings.js';
 import { answerSignal } from '../../contract/index.js';
 import type { BenchEnv } from '../bench-env.js';
 import type { AnswerDelivery } from '../delivery/answer-delivery.js';

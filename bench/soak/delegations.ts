@@ -51,11 +51,24 @@ export interface SoakDelegation {
   workingSince: number;
 }
 
-/** Starts the delegation with its own agent; the remote task works `workMs` once its questions are answered. */
-export async function startSoakDelegation(client: Client, spec: SoakSpec, workMs: number): Promise<SoakDelegation> {
-  const agent = await startDependencyCompatAgent({ port: 0 });
+/** Starts the sample agent of each spec, by label. */
+export async function startSoakAgents(): Promise<Record<string, RunningAgent>> {
+  const agents = await Promise.all(SOAK_SPECS.map(() => startDependencyCompatAgent({ port: 0 })));
+  return Object.fromEntries(SOAK_SPECS.map((spec, i) => [spec.label, agents[i]!]));
+}
+
+/**
+ * Starts the delegation to its own agent, named as the worker's agents file names it (agents
+ * named by URL may not reach loopback); the remote task works `workMs` once its questions are answered.
+ */
+export async function startSoakDelegation(
+  client: Client,
+  spec: SoakSpec,
+  agent: RunningAgent,
+  workMs: number,
+): Promise<SoakDelegation> {
   const input: DelegateInput = {
-    agent: agent.baseUrl,
+    agent: spec.label,
     label: spec.label,
     mode: spec.mode,
     text: spec.text,

@@ -12,8 +12,14 @@ import { artifactText, createA2AClient, fetchAgentCard, type Artifact } from '..
 import type { CliContext } from '../../client/context.js';
 import { durationMs } from '../../contract/durations.js';
 import type { DelegateResult } from '../../contract/index.js';
-import { TRACKING_DEFAULTS } from '../../workflows/tracking-settings.js';
-import { answerQuestions, SOAK_SPECS, startSoakDelegation, type SoakDelegation } from './delegations.js';
+import { TRACKING_DEFAULTS } from '../../workflows/delegate/tracking-settings.js';
+import {
+  answerQuestions,
+  SOAK_SPECS,
+  startSoakAgents,
+  startSoakDelegation,
+  type SoakDelegation,
+} from './delegations.js';
 import { historySummary } from './history.js';
 import { isFollowing, resumption, watchStatus } from './observe.js';
 import { brokenPromises, soakReport, type DelegationOutcome, type SoakEvent } from './report.js';
@@ -43,10 +49,18 @@ async function main(): Promise<void> {
   const minutes = parseMinutes(process.argv.slice(2));
   const workMs = minutes * 60_000;
   log(`remote tasks work ${minutes} min each; default tracking settings (rounds of ${TRACKING_DEFAULTS.roundTimeout})`);
-  const stack = await startSoakStack(log);
+  const agents = await startSoakAgents();
+  const stack = await startSoakStack(
+    log,
+    Object.fromEntries(Object.entries(agents).map(([label, agent]) => [label, agent.baseUrl])),
+  );
   const delegations: SoakDelegation[] = [];
   try {
-    delegations.push(...(await Promise.all(SOAK_SPECS.map((spec) => startSoakDelegation(stack.client, spec, workMs)))));
+    delegations.push(
+      ...(await Promise.all(
+        SOAK_SPECS.map((spec) => startSoakDelegation(stack.client, spec, agents[spec.label]!, workMs)),
+      )),
+    );
     for (const d of delegations) log(`${d.spec.label}: ${d.spec.mode} mode, workflow ${d.handle.workflowId}`);
     await Promise.all(delegations.map((d) => answerQuestions(d, log)));
     const workStart = Math.max(...delegations.map((d) => d.workingSince));
@@ -86,7 +100,7 @@ async function main(): Promise<void> {
     );
     process.exitCode = broken.length ? 1 : 0;
   } finally {
-    await Promise.all(delegations.map((d) => d.agent.close()));
+    await Promise.all(Object.values(agents).map((agent) => agent.close()));
     await stack.close();
     if (process.exitCode === 0) rmSync(stack.dir, { recursive: true, force: true });
   }

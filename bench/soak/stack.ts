@@ -6,7 +6,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, mkdtempSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
@@ -33,8 +33,14 @@ export interface SoakStack {
   close(): Promise<void>;
 }
 
-export async function startSoakStack(log: (line: string) => void): Promise<SoakStack> {
+/** `agents`: base URL by name, written into the worker's agents file. */
+export async function startSoakStack(log: (line: string) => void, agents: Record<string, string>): Promise<SoakStack> {
   const dir = mkdtempSync(join(tmpdir(), 'a2a-soak-'));
+  const agentsFile = join(dir, 'agents.json');
+  writeFileSync(
+    agentsFile,
+    JSON.stringify({ agents: Object.fromEntries(Object.entries(agents).map(([name, url]) => [name, { url }])) }),
+  );
   const cli = await ensureTemporalCli();
   const [port, uiPort] = [await freePort(), await freePort()];
   const dbFile = join(dir, 'temporal.sqlite');
@@ -62,6 +68,7 @@ export async function startSoakStack(log: (line: string) => void): Promise<SoakS
       TEMPORAL_ADDRESS: server.address,
       TEMPORAL_NAMESPACE: server.namespace,
       A2A_TASK_QUEUE: TASK_QUEUE,
+      A2A_AGENTS_FILE: agentsFile,
       A2A_WORKFLOW_BUNDLE: bundlePath,
       A2A_WEBHOOK_URL: receiver.url,
       A2A_WEBHOOK_SECRET: secret,

@@ -5,7 +5,7 @@
  */
 import { setHandler, upsertSearchAttributes, uuid4 } from '@temporalio/workflow';
 import type { Artifact, Message, Part, Task, TaskState } from '../../a2a/index.js';
-import { DelegationState } from '../../workflows/delegation-state.js';
+import { DelegationState } from '../../workflows/delegate/delegation-state.js';
 import type { AnswerInput, DelegateInput } from '../../contract/delegation-types.js';
 import { answerSignal, delegationStatusQuery } from '../../contract/messages.js';
 import { A2A_TASK_STATE } from '../../contract/search-attributes.js';

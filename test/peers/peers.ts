@@ -13,7 +13,7 @@ import { fetchAgentCard, type SupportedBinding } from '../../a2a/index.js';
 import { supportedBinding, supportedVersion } from '../../a2a/agent-card.js';
 import { grpcInterfaceUrl } from '../../a2a/grpc/target.js';
 import { startDependencyCompatAgent } from '../../agents/index.js';
-import { ensurePeerToolchain, type PeerToolchainName } from '../../platform/peer-toolchains.js';
+import { ensurePeerToolchain, type PeerToolchainName } from '../../tooling/peer-toolchains.js';
 import { packageRoot } from '../../platform/paths.js';
 
 export type PeerName = 'js' | PeerToolchainName;

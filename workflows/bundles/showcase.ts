@@ -3,5 +3,5 @@
  * bundle): `delegate` and the `release` coordinator. Every function exported here becomes a
  * workflow type of the worker.
  */
-export { delegate } from '../delegate.js';
-export { release } from '../release.js';
+export { delegate } from '../delegate/delegate.js';
+export { release } from '../release/release.js';

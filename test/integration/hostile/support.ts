@@ -374,7 +374,8 @@ export async function expectContained(rig: HostileRig, attack: HostileAttack, ou
     expect(outcome.cancelMs, 'a2a-temporal cancel returns within its bound').toBeLessThan(
       (attack.cancelByCli.waitSeconds + 5) * 1000,
     );
-    expect(outcome.cli.at(-1)?.output ?? '').toMatch(/cancel requested; the agent has not confirmed yet|: cancelled\./);
+    const cancel = outcome.cli.find((c) => c.args[0] === 'cancel');
+    expect(cancel?.output ?? '').toMatch(/cancel requested; the agent has not confirmed yet|: cancelled\./);
   }
 
   // Nothing secret anywhere a person or a log collector reads: what the worker holds, and what it sent the agent.

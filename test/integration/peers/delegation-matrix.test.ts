@@ -14,7 +14,7 @@ import type { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, it, vi } from 'vitest';
 import { createA2AClient, fetchAgentCard, type SupportedBinding } from '../../../a2a/index.js';
 import { AgentRegistry } from '../../../activities/agent-registry.js';
-import { ensurePeerToolchains } from '../../../platform/peer-toolchains.js';
+import { ensurePeerToolchains } from '../../../tooling/peer-toolchains.js';
 import { packageRoot } from '../../../platform/paths.js';
 import { a2aTemporalPlugin } from '../../../worker/plugin.js';
 import type { RunningWebhookReceiver } from '../../../worker/webhook-receiver.js';

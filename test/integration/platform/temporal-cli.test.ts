@@ -11,7 +11,7 @@ function setup(env: Record<string, string>): Promise<{ code: number; stderr: str
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', join(packageRoot, 'platform', 'setup-temporal.ts')],
+      ['--import', 'tsx', join(packageRoot, 'tooling', 'setup-temporal.ts')],
       { cwd: packageRoot, env: { HOME: process.env.HOME ?? '/tmp', ...env } },
       (error, _stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stderr }),
     );

@@ -19,7 +19,7 @@ import { tracingClientOptions } from '../../../telemetry/client-interceptors.js'
 import { startTracing, stopTracing } from '../../../telemetry/tracing.js';
 import { a2aTemporalPlugin } from '../../../worker/plugin.js';
 import { approveUpdate, releaseAnswerUpdate, type ReleaseResult } from '../../../contract/index.js';
-import { SORT_REQUEST } from '../../../workflows/release.js';
+import { SORT_REQUEST } from '../../../workflows/release/release.js';
 import { SAMPLE_RELEASE_START, runCliProcess } from '../../helpers/cli-process.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../../helpers/otlp-receiver.js';
 import { waitForPhase, waitForQuestions } from '../../helpers/releases.js';

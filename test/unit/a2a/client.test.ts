@@ -5,7 +5,6 @@ import { createTransport } from '../../../a2a/client.js';
 import { HttpClient } from '../../../a2a/http.js';
 import { HttpJsonTransport } from '../../../a2a/http-json-transport.js';
 import { JsonRpcTransport } from '../../../a2a/json-rpc-transport.js';
-import { LegacyHttpJsonTransport } from '../../../a2a/v0-3/http-json-transport.js';
 import { LegacyJsonRpcTransport } from '../../../a2a/v0-3/json-rpc-transport.js';
 import { CAPTURED_V03_HYBRID_CARD } from './fixtures/wire-captures.js';
 
@@ -33,7 +32,8 @@ describe('createA2AClient', () => {
       createTransport({ endpoint: { url: 'http://a', binding, protocolVersion }, http });
     expect(make('HTTP+JSON', '1.0')).toBeInstanceOf(HttpJsonTransport);
     expect(make('JSONRPC', '1.0')).toBeInstanceOf(JsonRpcTransport);
-    expect(make('HTTP+JSON', '0.3')).toBeInstanceOf(LegacyHttpJsonTransport);
+    expect(make('HTTP+JSON', '0.3')).toBeInstanceOf(HttpJsonTransport);
+    expect(make('HTTP+JSON', '0.3')).toMatchObject({ dialect: { protocolVersion: '0.3', prefix: '/v1' } });
     expect(make('JSONRPC', '0.3')).toBeInstanceOf(LegacyJsonRpcTransport);
   });
 

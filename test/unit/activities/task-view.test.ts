@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { phaseOf } from '../../../activities/track-task.js';
-import { isSameStatus, messageText, statusKeyOf } from '../../../activities/task-view.js';
+import { messageText } from '../../../activities/task-view.js';
+import { statusKeyOf } from '../../../contract/answered-status.js';
 import type { TaskStatus } from '../../../a2a/index.js';
 
 const asked: TaskStatus = {
@@ -32,12 +33,6 @@ describe('tracking decisions', () => {
     expect(phaseOf(asked, handled)).toBeUndefined();
     const next = { ...asked, message: { ...asked.message!, messageId: 'q2' } } as TaskStatus;
     expect(phaseOf(next, handled)).toBe('input-required');
-  });
-
-  it('tells statuses apart by timestamp when the agent sends no status message', () => {
-    const bare = { state: 'TASK_STATE_AUTH_REQUIRED', timestamp: 't1' } as TaskStatus;
-    expect(isSameStatus(bare, statusKeyOf(bare))).toBe(true);
-    expect(isSameStatus({ ...bare, timestamp: 't2' }, statusKeyOf(bare))).toBe(false);
   });
 
   it('reads the text parts of a message', () => {

@@ -1,11 +1,11 @@
 import { Parser, type Node } from 'commonmark';
 import { describe, expect, it } from 'vitest';
 import type { DelegationStatus } from '../../../contract/delegation-types.js';
-import { delegationDetails } from '../../../workflows/delegation-ui.js';
+import { delegationDetails } from '../../../workflows/delegate/delegation-ui.js';
 import { markdownCode, markdownInline, markdownLines } from '../../../workflows/markdown-text.js';
-import { buildReleaseReport } from '../../../workflows/release-report.js';
+import { buildReleaseReport } from '../../../workflows/release/release-report.js';
 import type { ReleaseStatus } from '../../../contract/release-types.js';
-import { releaseDetails } from '../../../workflows/release-ui.js';
+import { releaseDetails } from '../../../workflows/release/release-ui.js';
 
 /** What an agent could send to turn our details into its own markup. */
 const HOSTILE = [

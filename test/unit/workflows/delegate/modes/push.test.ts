@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import type { ResolvedAgent, StatusKey } from '../../../../../contract/delegation-types.js';
+import { FailureType } from '../../../../../contract/failure-types.js';
+import {
+  isStillWorking,
+  PushNotices,
+  pushUnavailable,
+  WakeUpLimit,
+} from '../../../../../workflows/delegate/modes/push.js';
+import type { TaskStatus } from '../../../../../a2a/index.js';
+
+const handled: StatusKey = { state: 'TASK_STATE_INPUT_REQUIRED', messageId: 'q1' };
+
+describe('push notices', () => {
+  it('raise the flag for the task being followed, once per read', () => {
+    const notices = new PushNotices();
+    expect(
+      notices.receive({ taskId: 't1', kind: 'statusUpdate', state: 'TASK_STATE_COMPLETED' }, 't1', undefined),
+    ).toBe(true);
+    expect(notices.receive({ taskId: 't1', kind: 'task' }, 't1', undefined)).toBe(true);
+    expect(notices.pending).toBe(true);
+    notices.clear();
+    expect(notices.pending).toBe(false);
+  });
+
+  it('ignore another task, a delegation without a task yet, and the question already answered', () => {
+    const notices = new PushNotices();
+    expect(notices.receive({ taskId: 'other', kind: 'task', state: 'TASK_STATE_COMPLETED' }, 't1', undefined)).toBe(
+      false,
+    );
+    expect(notices.receive({ taskId: 't1', kind: 'task', state: 'TASK_STATE_COMPLETED' }, undefined, undefined)).toBe(
+      false,
+    );
+    expect(
+      notices.receive(
+        { taskId: 't1', kind: 'task', state: 'TASK_STATE_INPUT_REQUIRED', messageId: 'q1' },
+        't1',
+        handled,
+      ),
+    ).toBe(false);
+    expect(notices.pending).toBe(false);
+    // A new question, or one the notice cannot identify, is worth a read.
+    expect(
+      notices.receive(
+        { taskId: 't1', kind: 'task', state: 'TASK_STATE_INPUT_REQUIRED', messageId: 'q2' },
+        't1',
+        handled,
+      ),
+    ).toBe(true);
+    expect(notices.receive({ taskId: 't1', kind: 'task', state: 'TASK_STATE_INPUT_REQUIRED' }, 't1', handled)).toBe(
+      true,
+    );
+  });
+});
+
+describe('an explicit push', () => {
+  const resolved = (pushNotifications: boolean, autoMode: ResolvedAgent['autoMode']) =>
+    ({ name: 'compat', autoMode, card: { capabilities: { pushNotifications } } }) as unknown as ResolvedAgent;
+
+  it('is refused for an agent that cannot push, and for a worker without a receiver', () => {
+    expect(pushUnavailable(resolved(false, 'stream'), 'compat')).toMatchObject({
+      type: FailureType.pushUnavailable,
+      nonRetryable: true,
+      message: expect.stringMatching(/^Agent "compat" does not declare push/),
+    });
+    expect(pushUnavailable(resolved(true, 'stream'), 'compat')?.message).toMatch(
+      /no webhook receiver configured.*A2A_WEBHOOK_URL and A2A_WEBHOOK_SECRET/,
+    );
+    expect(pushUnavailable(resolved(true, 'push'), 'compat')).toBeUndefined();
+  });
+});
+
+describe('after an answer', () => {
+  const status = (state: TaskStatus['state'], messageId?: string) =>
+    ({ state, ...(messageId ? { message: { messageId, role: 'ROLE_AGENT', parts: [] } } : {}) }) as TaskStatus;
+
+  it('waits for a delivery while the agent is at work or still shows the answered question', () => {
+    expect(isStillWorking(status('TASK_STATE_WORKING'), handled)).toBe(true);
+    expect(isStillWorking(status('TASK_STATE_SUBMITTED'), handled)).toBe(true);
+    expect(isStillWorking(status('TASK_STATE_INPUT_REQUIRED', 'q1'), handled)).toBe(true);
+  });
+
+  it('reads first when the task already shows something to decide', () => {
+    expect(isStillWorking(status('TASK_STATE_COMPLETED'), handled)).toBe(false);
+    expect(isStillWorking(status('TASK_STATE_INPUT_REQUIRED', 'q2'), handled)).toBe(false);
+    expect(isStillWorking(status('TASK_STATE_INPUT_REQUIRED'), handled)).toBe(false);
+  });
+});
+
+describe('push wake-ups', () => {
+  it('are admitted at once up to the limit a minute, then each waits for the oldest to be a minute old', () => {
+    const limit = new WakeUpLimit(3);
+    expect([0, 10, 20].map((t) => limit.admit(t))).toEqual([0, 0, 0]);
+    expect(limit.admit(30)).toBe(60_000 - 30);
+    expect(limit.admit(61_000)).toBe(0);
+  });
+
+  it('start afresh after a message of ours, so a spent allowance does not delay the reads about an answer', () => {
+    const limit = new WakeUpLimit(2);
+    expect([0, 10].map((t) => limit.admit(t))).toEqual([0, 0]);
+    expect(limit.admit(20)).toBe(60_000 - 20);
+    limit.reset();
+    expect([30, 40].map((t) => limit.admit(t))).toEqual([0, 0]);
+    expect(limit.admit(50)).toBe(60_000 - 20);
+  });
+
+  it('hold an agent that delivers without end to the limit: 30 reads a minute, however fast the reads', () => {
+    const limit = new WakeUpLimit(30);
+    // The workflow reads one task at a time; a notice is always pending, each read takes 10 ms.
+    const readAt: number[] = [];
+    for (let now = 0; readAt.length < 1_000; now += 10) {
+      now += limit.admit(now);
+      readAt.push(now);
+    }
+    expect(readAt.filter((t) => t < 60_000)).toHaveLength(30);
+    const perMinute = new Map<number, number>();
+    for (const t of readAt) perMinute.set(Math.floor(t / 60_000), (perMinute.get(Math.floor(t / 60_000)) ?? 0) + 1);
+    expect(Math.max(...perMinute.values())).toBe(30);
+  });
+});

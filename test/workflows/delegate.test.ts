@@ -1,0 +1,179 @@
+/**
+ * `delegate` against scripted activities on Temporal's time-skipping test server: each way a
+ * delegation goes, in well under a second, with deadlines of hours that take no time. The wire
+ * (real agents, real bytes) is the integration suite's; this is the workflow's logic alone.
+ */
+import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { describe, expect, it } from 'vitest';
+import {
+  answerUpdate,
+  delegationStatusQuery,
+  FailureType,
+  type DelegateInput,
+  type DelegateResult,
+  type DelegationStatus,
+  type PendingQuestion,
+} from '../../contract/index.js';
+import { waitFor } from '../helpers/wait.js';
+import { heldUntilReleased, outcome, resolved, sent, task, TASK_ID, turn } from './scripted-agent.js';
+import { useScriptedWorker } from './support.js';
+
+const temporal = useScriptedWorker('time-skipping');
+
+const request: DelegateInput = { agent: 'compat', label: 'compat', text: 'Check payment-service for Node.js 24' };
+const nodeQuestion = { text: 'Which Node.js version?', messageId: 'm-node' };
+
+function statusOf(handle: WorkflowHandle): Promise<DelegationStatus> {
+  return handle.query(delegationStatusQuery);
+}
+
+/** Waits until the delegation asks question `id` and returns it. */
+function questionOf(handle: WorkflowHandle, id: string): Promise<PendingQuestion> {
+  return waitFor(async () => {
+    const { question } = await statusOf(handle);
+    return question?.id === id ? question : undefined;
+  });
+}
+
+async function failureOf(handle: WorkflowHandle): Promise<ApplicationFailure> {
+  const err = await handle.result().then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(WorkflowFailedError);
+  return (err as WorkflowFailedError).cause as ApplicationFailure;
+}
+
+describe('delegate', () => {
+  it('completes without following the task when the send already decided it', async () => {
+    const { handle, agent } = await temporal.start('delegate', { ...request, mode: 'poll' }, [
+      { call: 'a2a.resolveAgent', answer: resolved('poll') },
+      { call: 'a2a.sendMessage', answer: sent(outcome('completed', { report: 'all compatible' })) },
+    ]);
+    const result = (await handle.result()) as DelegateResult;
+    expect(result).toMatchObject({ kind: 'task', taskId: TASK_ID, state: 'TASK_STATE_COMPLETED', rounds: 0 });
+    expect(result.artifacts).toEqual([{ artifactId: 'report', parts: [{ text: 'all compatible' }] }]);
+    agent.expectPlayed();
+  });
+
+  it('sends the answer to its question on the same task and context, then completes', async () => {
+    const { handle, agent } = await temporal.start('delegate', { ...request, mode: 'stream' }, [
+      { call: 'a2a.resolveAgent', answer: resolved('stream') },
+      { call: 'a2a.streamMessage', answer: turn(outcome('input-required', nodeQuestion)) },
+      { call: 'a2a.streamMessage', answer: turn(outcome('completed', { report: 'sharp: high' })) },
+    ]);
+    const question = await questionOf(handle, 'q1');
+    expect(question).toMatchObject({ taskId: TASK_ID, state: 'TASK_STATE_INPUT_REQUIRED', text: nodeQuestion.text });
+    const receipt = await handle.executeUpdate(answerUpdate, { args: [{ text: 'Node.js 24', questionId: 'q1' }] });
+    expect(receipt).toMatchObject({ taskId: TASK_ID, questionId: 'q1', round: 1 });
+    expect(await handle.result()).toMatchObject({ state: 'TASK_STATE_COMPLETED', rounds: 1 });
+    const answer = agent.inputsOf('a2a.streamMessage')[1]!.message;
+    expect(answer).toMatchObject({ taskId: TASK_ID, contextId: 'context-1', parts: [{ text: 'Node.js 24' }] });
+    expect(answer.messageId).toBe(receipt.messageId);
+    agent.expectPlayed();
+  });
+
+  it('goes on when the agent resumes an auth question by itself; its next question is q2', async () => {
+    // Watched while the auth question waits: authorized out of band, the agent asks the next question.
+    const resumed = heldUntilReleased(outcome('input-required', nodeQuestion));
+    const { handle, agent } = await temporal.start('delegate', { ...request, mode: 'poll' }, [
+      { call: 'a2a.resolveAgent', answer: resolved('poll') },
+      { call: 'a2a.sendMessage', answer: sent() },
+      {
+        call: 'a2a.trackTask',
+        answer: outcome('auth-required', { text: 'Grant registry access', messageId: 'm-auth' }),
+      },
+      { call: 'a2a.trackTask', answer: resumed.answer },
+      { call: 'a2a.sendMessage', answer: sent() },
+      { call: 'a2a.trackTask', answer: outcome('completed') },
+    ]);
+    expect(await questionOf(handle, 'q1')).toMatchObject({ state: 'TASK_STATE_AUTH_REQUIRED' });
+    resumed.release();
+    expect(await questionOf(handle, 'q2')).toMatchObject({ state: 'TASK_STATE_INPUT_REQUIRED' });
+    await handle.executeUpdate(answerUpdate, { args: [{ text: 'Node.js 24', questionId: 'q2' }] });
+    expect(await handle.result()).toMatchObject({ state: 'TASK_STATE_COMPLETED', rounds: 1 });
+    // The watch followed the task as the question it already had; the answer went to the task.
+    expect(agent.inputsOf('a2a.trackTask')[1]!.handled).toMatchObject({ messageId: 'm-auth' });
+    expect(agent.inputsOf('a2a.sendMessage')[1]!.message.parts).toEqual([{ text: 'Node.js 24' }]);
+    agent.expectPlayed();
+  });
+
+  it('cancels the remote task when nobody answers within the input deadline', async () => {
+    const { handle, agent } = await temporal.start('delegate', { ...request, mode: 'poll', inputTimeout: '1 hour' }, [
+      { call: 'a2a.resolveAgent', answer: resolved('poll') },
+      { call: 'a2a.sendMessage', answer: sent() },
+      { call: 'a2a.trackTask', answer: outcome('input-required', nodeQuestion) },
+      { call: 'a2a.cancelTask', answer: task('TASK_STATE_CANCELED') },
+    ]);
+    await questionOf(handle, 'q1');
+    const failure = await failureOf(handle); // the hour passes as the test server skips time
+    expect(failure.type).toBe(FailureType.inputTimeout);
+    expect(failure.message).toMatch(
+      /^Nobody answered compat's question within 1 hour .*the remote task task-1 was canceled/,
+    );
+    expect(agent.inputsOf('a2a.cancelTask')).toMatchObject([{ taskId: TASK_ID }]);
+    expect(await statusOf(handle)).toMatchObject({ phase: 'failed', state: 'TASK_STATE_CANCELED' });
+    agent.expectPlayed();
+  });
+
+  it('fails at its deadline while the question waits, and cancels the remote task', async () => {
+    const { handle, agent } = await temporal.start('delegate', { ...request, mode: 'poll', deadline: '1 day' }, [
+      { call: 'a2a.resolveAgent', answer: resolved('poll') },
+      { call: 'a2a.sendMessage', answer: sent() },
+      { call: 'a2a.trackTask', answer: outcome('input-required', nodeQuestion) },
+      { call: 'a2a.cancelTask', answer: task('TASK_STATE_CANCELED') },
+    ]);
+    await questionOf(handle, 'q1');
+    const failure = await failureOf(handle); // the day passes as the test server skips time
+    expect(failure.type).toBe(FailureType.deadlineExceeded);
+    expect(failure.message).toBe(
+      `Agent "compat" did not finish task task-1 (last seen TASK_STATE_INPUT_REQUIRED) within the delegation's deadline of 1 day; the remote task was canceled. Raise the deadline, or ask the agent for less.`,
+    );
+    expect(agent.inputsOf('a2a.cancelTask')).toMatchObject([{ taskId: TASK_ID }]);
+    expect(await statusOf(handle)).toMatchObject({ phase: 'failed', state: 'TASK_STATE_CANCELED' });
+    agent.expectPlayed();
+  });
+
+  it('cancels the task it leaves running when it fails on what the agent sent', async () => {
+    const invalid = ApplicationFailure.nonRetryable(
+      'Agent "compat": the task is not valid JSON',
+      'A2A_INVALID_RESPONSE',
+    );
+    const { handle, agent } = await temporal.start('delegate', { ...request, mode: 'poll' }, [
+      { call: 'a2a.resolveAgent', answer: resolved('poll') },
+      { call: 'a2a.sendMessage', answer: sent() },
+      { call: 'a2a.trackTask', answer: () => Promise.reject(invalid) },
+      { call: 'a2a.cancelTask', answer: task('TASK_STATE_CANCELED') },
+    ]);
+    const failure = await failureOf(handle);
+    expect(failure).toMatchObject({ type: 'A2A_INVALID_RESPONSE', message: invalid.message });
+    expect(await statusOf(handle)).toMatchObject({
+      phase: 'failed',
+      error: invalid.message,
+      remoteCancel: 'the agent reports TASK_STATE_CANCELED',
+    });
+    agent.expectPlayed();
+  });
+
+  it('ends CANCELED when a person cancels it, whatever the agent answers to CancelTask', async () => {
+    const refused = ApplicationFailure.nonRetryable(
+      'Agent "compat" answered CancelTask with an event stream',
+      'A2A_INVALID_RESPONSE',
+    );
+    const { handle, agent } = await temporal.start('delegate', { ...request, mode: 'poll' }, [
+      { call: 'a2a.resolveAgent', answer: resolved('poll') },
+      { call: 'a2a.sendMessage', answer: sent() },
+      { call: 'a2a.trackTask', answer: outcome('input-required', nodeQuestion) },
+      { call: 'a2a.cancelTask', answer: () => Promise.reject(refused) },
+    ]);
+    await questionOf(handle, 'q1');
+    await handle.cancel();
+    await expect(handle.result()).rejects.toThrow(WorkflowFailedError);
+    expect((await handle.describe()).status.name).toBe('CANCELLED');
+    const status = await statusOf(handle);
+    expect(status.phase).toBe('canceled');
+    expect(status.remoteCancel).toMatch(/^CancelTask failed: .*answered CancelTask with an event stream/);
+    agent.expectPlayed();
+  });
+});

@@ -1,0 +1,82 @@
+/**
+ * The delegation's activities as the workflow calls them, one options profile each (a proxy per
+ * profile: `executeWithOptions` merges into the proxy's options, so a shared proxy would leak
+ * one profile's deadlines into another):
+ *
+ * - `call`: one request (send, cancel, push mode's reads and config calls). Heartbeats while the
+ *   request is in flight, so a dead worker is noticed within the heartbeat timeout; gives up
+ *   when the agent stays unreachable for `unreachableTimeout`.
+ * - `follow`: a tracking round or a stream turn. No overall deadline: it lasts as long as the
+ *   task (one round at a time); the activity itself fails as unreachable when the agent does not
+ *   answer for `unreachableTimeout`, and heartbeats so a dead worker or a cancellation is noticed
+ *   within the heartbeat timeout.
+ * - `resolve`: a local activity (a card GET, usually from the worker's cache), still recorded once.
+ */
+import {
+  ActivityCancellationType,
+  proxyActivities,
+  proxyLocalActivities,
+  type ActivityOptions,
+  type LocalActivityOptions,
+} from '@temporalio/workflow';
+import type { DelegationActivities, DelegationActivityName } from '../../activities/index.js';
+import type { TrackingSettings } from './tracking-settings.js';
+
+/** Each delegation activity by its short name, called with the summary the UI shows for it. */
+export type DelegationActivityCalls = {
+  [N in DelegationActivityName]: (
+    input: Parameters<DelegationActivities[`a2a.${N}`]>[0],
+    summary: string,
+  ) => ReturnType<DelegationActivities[`a2a.${N}`]>;
+};
+
+export function delegationActivities(settings: TrackingSettings): DelegationActivityCalls {
+  const retry = { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' };
+  const call: ActivityOptions = {
+    startToCloseTimeout: '2 minutes',
+    heartbeatTimeout: settings.heartbeatMs,
+    scheduleToCloseTimeout: settings.unreachableMs,
+    retry,
+  };
+  const follow: ActivityOptions = {
+    startToCloseTimeout: settings.roundMs + 60_000,
+    heartbeatTimeout: settings.heartbeatMs,
+    // Wait until the activity has really stopped (it hears the cancel on its next heartbeat).
+    cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+  };
+  // Deleting a push config is housekeeping: a few tries, then the delegation ends anyway.
+  const cleanup: ActivityOptions = { ...call, retry: { ...retry, maximumAttempts: 5 } };
+  const resolve: LocalActivityOptions = {
+    startToCloseTimeout: '40 seconds',
+    scheduleToCloseTimeout: settings.unreachableMs,
+    retry,
+    localRetryThreshold: '10 seconds',
+  };
+  const calls = proxyActivities<DelegationActivities>(call);
+  const follows = proxyActivities<DelegationActivities>(follow);
+  const cleanups = proxyActivities<DelegationActivities>(cleanup);
+  const local = proxyLocalActivities<DelegationActivities>(resolve);
+  /** Each activity with the proxy and the options of its profile. */
+  const profiles: Record<DelegationActivityName, [Record<string, Proxied>, ActivityOptions | LocalActivityOptions]> = {
+    resolveAgent: [local, resolve],
+    sendMessage: [calls, call],
+    cancelTask: [calls, call],
+    getTask: [calls, call],
+    registerPushConfig: [calls, call],
+    deletePushConfig: [cleanups, cleanup],
+    streamMessage: [follows, follow],
+    trackTask: [follows, follow],
+  };
+  return Object.fromEntries(
+    Object.entries(profiles).map(([name, [proxy, options]]) => [
+      name,
+      (input: unknown, summary: string) => proxy[`a2a.${name}`]!.executeWithOptions({ ...options, summary }, [input]),
+    ]),
+  ) as DelegationActivityCalls;
+}
+
+/** A proxied activity, as the profiles table holds it (the typed view is DelegationActivityCalls). */
+interface Proxied {
+  executeWithOptions(options: ActivityOptions | LocalActivityOptions, args: [unknown]): Promise<unknown>;
+}

@@ -1,0 +1,25 @@
+/**
+ * `delegate`: one remote A2A task, from the first message to a terminal state, with any number
+ * of questions in between. Each round sends a message (the request, then each answer), follows
+ * the task until it decides, and asks a person when the agent asks. Any workflow can run it as a
+ * child (see child.ts); the release coordinator does. The run itself is a {@link Delegation}.
+ */
+import type { DelegateInput, DelegateResult } from '../../contract/delegation-types.js';
+import { Delegation } from './delegation.js';
+import { handleDelegationMessages } from './handlers.js';
+
+export async function delegate(input: DelegateInput): Promise<DelegateResult> {
+  const run = new Delegation(input);
+  handleDelegationMessages(run.state, run.notices); // handlers first: a question can be answered as soon as it is asked
+  try {
+    const end = await run.withinDeadline(async () => {
+      await run.start();
+      return run.converse();
+    });
+    return await run.complete(end);
+  } catch (err) {
+    throw await run.end(err);
+  } finally {
+    await run.close();
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * What a delegation shows outside itself: search attributes (so the UI's list can be filtered
+ * to "waiting for input") and the current details (markdown in the UI's workflow page).
+ */
+import {
+  CancellationScope,
+  getExternalWorkflowHandle,
+  log,
+  setCurrentDetails,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { DelegationNotice, DelegationStatus, ResumeState } from '../../contract/delegation-types.js';
+import { delegationChangedSignal } from '../../contract/messages.js';
+import { A2A_AGENT, A2A_TASK_ID, A2A_TASK_STATE } from '../../contract/search-attributes.js';
+import { markdownCode, markdownInline, markdownLines } from '../markdown-text.js';
+import type { Carry } from './carry.js';
+
+const FINAL_PHASES = new Set(['completed', 'failed', 'canceled']);
+
+/**
+ * Publishes `status`: search attributes (upserted only when they changed: each upsert is a
+ * history event), the UI's current details, and — for a child delegation — a notice to the
+ * parent when a question appears or goes away, the task id becomes known, or the delegation ends.
+ */
+export class DelegationPublisher {
+  private shown: { agent?: string; taskId?: string; state?: string };
+  private noticed = '';
+  private sent: number;
+
+  /** `resume`: what a previous run of this delegation published (continue-as-new keeps search attributes; the parent keeps counting notices). */
+  constructor(resume?: Pick<ResumeState, 'taskId' | 'noticesSent'>) {
+    this.shown = resume ? { taskId: resume.taskId } : {};
+    this.sent = resume?.noticesSent ?? 0;
+  }
+
+  carried(): Carry<'noticesSent'> {
+    return { noticesSent: this.sent };
+  }
+
+  publish(status: DelegationStatus): void {
+    this.notifyParent(status);
+    const state = shownState(status);
+    const next = { agent: status.agent, taskId: status.taskId, state };
+    const updates = [
+      next.agent !== this.shown.agent && next.agent ? { key: A2A_AGENT, value: next.agent } : undefined,
+      next.taskId !== this.shown.taskId && next.taskId ? { key: A2A_TASK_ID, value: next.taskId } : undefined,
+      next.state !== this.shown.state && next.state ? { key: A2A_TASK_STATE, value: next.state } : undefined,
+    ].filter((u) => u !== undefined);
+    if (updates.length) {
+      upsertSearchAttributes(updates);
+      this.shown = next;
+    }
+    setCurrentDetails(delegationDetails(status, workflowInfo().workflowId));
+  }
+
+  private notifyParent(status: DelegationStatus): void {
+    const parent = workflowInfo().parent;
+    const final = FINAL_PHASES.has(status.phase);
+    const key = `${status.taskId}|${status.question?.messageId ?? status.question?.askedAt ?? ''}|${final ? status.phase : ''}`;
+    if (!parent || key === this.noticed) return;
+    this.noticed = key;
+    const { artifacts: _artifacts, kind: _kind, ...rest } = status;
+    const notice: DelegationNotice = { ...rest, workflowId: workflowInfo().workflowId, seq: ++this.sent };
+    // Not cancellable: the last notice of a cancelled delegation (phase canceled) must still go out.
+    CancellationScope.nonCancellable(() =>
+      getExternalWorkflowHandle(parent.workflowId).signal(delegationChangedSignal, notice),
+    ).catch((err: unknown) =>
+      log.info('the parent workflow did not take the notice (it may have ended)', { error: String(err) }),
+    );
+  }
+}
+
+/**
+ * The task state the UI's list shows: INPUT_REQUIRED / AUTH_REQUIRED only while the delegation
+ * waits for an answer; once answered the agent is (about to be) working again, even if the last
+ * state read still says it asked.
+ */
+function shownState(status: DelegationStatus): string | undefined {
+  if (status.phase === 'waiting-for-input') return status.question?.state;
+  const asked = status.state === 'TASK_STATE_INPUT_REQUIRED' || status.state === 'TASK_STATE_AUTH_REQUIRED';
+  return asked && (status.phase === 'sending' || status.phase === 'working') ? 'TASK_STATE_WORKING' : status.state;
+}
+
+/** The markdown the Temporal UI shows as the delegation's current details (agent text escaped). */
+export function delegationDetails(status: DelegationStatus, workflowId: string): string {
+  const agent = markdownInline(status.agent);
+  const lines = [
+    `**Delegation to ${status.label ? `${markdownInline(status.label)} (${agent})` : agent}**${status.mode ? ` · ${status.mode} mode` : ''}`,
+    '',
+    `Phase: **${status.phase}**${status.taskId ? ` · task ${markdownCode(status.taskId)}` : ''}${status.state ? ` · ${status.state}` : ''}`,
+  ];
+  if (status.rounds) lines.push(`Answers given: ${status.rounds}`);
+  if (status.question) {
+    lines.push(
+      '',
+      `### The agent needs ${status.question.state === 'TASK_STATE_AUTH_REQUIRED' ? 'authorization' : 'input'}`,
+      '',
+      ...markdownLines(status.question.text).map((l) => `> ${l}`),
+      '',
+      `Answer: \`a2a-temporal answer ${workflowId} "<your answer>"\``,
+    );
+  }
+  if (status.error) lines.push('', `**Failed:** ${markdownInline(status.error)}`);
+  return lines.join('\n');
+}

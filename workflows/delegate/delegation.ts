@@ -1,0 +1,261 @@
+/**
+ * One run of a delegation and everything it holds: its state, settings, deadline, metrics,
+ * activities, the tracker that follows the task, and the message in flight. `delegate` drives
+ * it: `start`, `converse`, `complete`, or `end(err)` on the way out, and `close` once, whatever
+ * happened. Everything that cancels the remote task goes through `cancelRemoteTask`.
+ */
+import {
+  allHandlersFinished,
+  CancellationScope,
+  CancelledFailure,
+  condition,
+  continueAsNew,
+  ContinueAsNew,
+  isCancellation,
+  log,
+  uuid4,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { Message } from '../../a2a/index.js';
+import type { TrackOutcome } from '../../activities/index.js';
+import type { AgentRef, DelegateInput, DelegateResult, ResolvedAgent } from '../../contract/delegation-types.js';
+import { agentLabel } from '../../contract/telemetry.js';
+import { delegationActivities, type DelegationActivityCalls } from './activity-proxies.js';
+import { waitForAnswer } from './answers.js';
+import type { Carry } from './carry.js';
+import { Deadline } from './deadline.js';
+import { DelegationState } from './delegation-state.js';
+import { DelegationPublisher } from './delegation-ui.js';
+import { trackerFor, PushNotices, type AfterSend, type Tracker } from './modes/index.js';
+import {
+  answerMessage,
+  turnTaskId,
+  delegationFailure,
+  failureCode,
+  firstMessage,
+  isQuestion,
+  leavesTaskRunning,
+  progressIn,
+  resultOf,
+  terminalFailure,
+} from './outcomes.js';
+import { delegationMetrics, type DelegationMetrics } from './telemetry.js';
+import { trackingSettings, type TrackingSettings } from './tracking-settings.js';
+
+export class Delegation {
+  readonly settings: TrackingSettings;
+  readonly state: DelegationState;
+  /** Push mode's notices, raised by the `taskUpdated` handler. */
+  readonly notices = new PushNotices();
+  readonly acts: DelegationActivityCalls;
+  /** The agent as the summaries in the UI name it. */
+  readonly name: string;
+  /** A stream turn's message while the agent has not named its task: a cancellation looks the task up by it. */
+  inFlight: Message | undefined;
+  private readonly deadline: Deadline;
+  private readonly metrics: DelegationMetrics;
+  private readonly ui: DelegationPublisher;
+  private resolved: ResolvedAgent | undefined;
+  private tracker: Tracker | undefined;
+  /** Set once the run hands the task to its next run: nothing is given back at the agent. */
+  private handedOver = false;
+
+  /** @throws ApplicationFailure `A2A_INVALID_INPUT` when a setting is invalid (nothing was sent). */
+  constructor(readonly input: DelegateInput) {
+    this.settings = trackingSettings(input);
+    const { resume } = input;
+    this.ui = new DelegationPublisher(resume);
+    this.state = new DelegationState(
+      input,
+      resume?.contextId ?? input.contextId ?? uuid4(),
+      (status) => this.ui.publish(status),
+      resume,
+    );
+    this.metrics = delegationMetrics(input.agent);
+    this.acts = delegationActivities(this.settings);
+    this.deadline = new Deadline(input, this.settings);
+    this.name = input.label ?? agentLabel(input.agent);
+    if (!resume) this.metrics.started();
+  }
+
+  /** The agent as activities reach it (known once the run has started). */
+  get agent(): AgentRef {
+    const { name, endpoint } = this.resolved!;
+    return { name, endpoint };
+  }
+
+  /** Runs `work` within the delegation's deadline (cancelled when it passes). */
+  withinDeadline<T>(work: () => Promise<T>): Promise<T> {
+    return this.deadline.run(work);
+  }
+
+  /** Resolves the agent (once per delegation: a resumed run has it) and picks the tracker. */
+  async start(): Promise<void> {
+    const { input } = this;
+    this.resolved =
+      input.resume?.resolved ??
+      (await this.acts.resolveAgent({ agent: input.agent }, `Resolve agent ${agentLabel(input.agent)}`));
+    this.tracker = trackerFor(this.resolved, this);
+    if (input.resume) this.state.announce(); // the new run shows where the delegation stands
+  }
+
+  /**
+   * Rounds of send, follow and ask until the task completes or the agent replies with a message.
+   * @throws the typed failure of a task that failed, was rejected or was canceled at the agent.
+   */
+  async converse(): Promise<AfterSend> {
+    const { input, state } = this;
+    const first = input.resume ? undefined : firstMessage(input, state.status.contextId);
+    // A run that continued while its question waited goes on waiting for the answer.
+    let end = state.status.question ? undefined : await this.untilQuestion(first);
+    while (!end) {
+      const reply = await waitForAnswer(this, () => this.followUntilDecided());
+      end =
+        'resumedByAgent' in reply // authorized out of band, the task went on without a message
+          ? await this.untilQuestion(undefined, reply.resumedByAgent)
+          : await this.untilQuestion(answerMessage(reply.answer, reply.messageId, state));
+    }
+    return end;
+  }
+
+  /** The delegation's result, once every handler has finished. */
+  async complete(end: AfterSend): Promise<DelegateResult> {
+    const result = resultOf(this.input, this.state, end);
+    this.state.completed();
+    this.metrics.completed(this.state.status.rounds);
+    await condition(allHandlersFinished);
+    return result;
+  }
+
+  /**
+   * Ends a run that did not complete and returns what to throw: the typed failure, or the
+   * cancellation (the deadline's failure when the deadline cancelled the work). The remote task
+   * is canceled where nobody would follow it any more. A person's cancel ends the delegation
+   * canceled whatever the agent answers to our CancelTask; continue-as-new passes through.
+   */
+  async end(err: unknown): Promise<unknown> {
+    if (err instanceof ContinueAsNew) {
+      this.handedOver = true; // the next run follows the same task, with the tracker's hold on it
+      return err;
+    }
+    const { state } = this;
+    state.keepProgress(progressIn(err));
+    const failure = await (isCancellation(err) || CancellationScope.current().consideredCancelled
+      ? this.endCanceled(err)
+      : this.endFailed(err));
+    this.metrics.failed(failureCode(failure), state.status.rounds);
+    return failure;
+  }
+
+  /** A person canceled the delegation, or its deadline passed: the remote task is canceled too. */
+  private async endCanceled(err: unknown): Promise<unknown> {
+    const { state } = this;
+    const [taskId, taskState] = [state.taskId ?? turnTaskId(err), state.status.state];
+    state.canceling();
+    const canceled = await this.cancelRemoteTask(this.deadline.passed ? 'the deadline passed' : 'canceled', taskId);
+    if (this.deadline.passed) {
+      const failure = this.deadline.failure(state, { taskId, taskState, canceled });
+      state.failed(failure.message);
+      return failure;
+    }
+    state.canceled();
+    return isCancellation(err) ? err : new CancelledFailure('The delegation was canceled.');
+  }
+
+  /** The typed failure of a delegation that went wrong; a task it leaves running at the agent is canceled. */
+  private async endFailed(err: unknown): Promise<Error> {
+    const failure = delegationFailure(err, this.input);
+    // A stream turn that failed before the workflow adopted its task still names it in its progress.
+    const taskId = this.state.taskId ?? turnTaskId(err);
+    if (leavesTaskRunning(failure, this.state, taskId)) await this.cancelRemoteTask('the delegation failed', taskId);
+    this.state.failed(failure.message);
+    return failure;
+  }
+
+  /** Gives back what the tracker holds at the agent (push config), once, however the run ended. */
+  async close(): Promise<void> {
+    if (!this.handedOver) await this.tracker?.close();
+  }
+
+  /**
+   * Cancels the remote task (`taskId`, or while a stream turn has not named it yet, the task of
+   * our message in flight), from a scope no cancellation stops. Never throws: the agent's answer
+   * goes into the status (`remoteCancel`). The activity's own timeouts bound how long a hostile
+   * agent can hold it. @returns whether the agent took the cancel.
+   */
+  async cancelRemoteTask(reason: string, taskId = this.state.taskId): Promise<boolean> {
+    const sent = taskId ? undefined : this.inFlight;
+    if (!this.resolved || (!taskId && !sent)) return false;
+    const what = taskId ?? `of message ${sent!.messageId}`;
+    try {
+      const task = await CancellationScope.nonCancellable(() =>
+        this.acts.cancelTask(
+          { agent: this.agent, ...(taskId ? { taskId } : { sent }) },
+          `CancelTask ${what} at ${this.name} (${reason})`,
+        ),
+      );
+      if (task) this.state.observeState(task.status.state);
+      this.state.remoteCanceled(task ? `the agent reports ${task.status.state}` : 'no task was found for our message');
+      return true;
+    } catch (err) {
+      const why = (err as { cause?: Error }).cause?.message ?? String(err);
+      this.state.remoteCanceled(`CancelTask failed: ${why}`);
+      log.warn('could not cancel the remote task', { taskId, reason, error: why });
+      return false;
+    }
+  }
+
+  /**
+   * Continues as new when the server suggests it (history grows long: answers and push
+   * deliveries are events too), carrying everything the next run needs. Returns when it does not
+   * suggest it, or when an answer came in while the handlers finished (it is taken first).
+   */
+  async continueAsNewIfSuggested(): Promise<void> {
+    if (!workflowInfo().continueAsNewSuggested) return;
+    await condition(allHandlersFinished);
+    if (this.state.answered) return;
+    await continueAsNew<(input: DelegateInput) => Promise<DelegateResult>>({ ...this.input, resume: this.carried() });
+  }
+
+  /** What the next run needs to go on with this delegation: every field, checked by the compiler. */
+  private carried(): Carry {
+    return {
+      resolved: this.resolved!,
+      ...this.state.carried(),
+      ...this.tracker!.carried(),
+      ...this.deadline.carried(),
+      ...this.ui.carried(),
+    };
+  }
+
+  /**
+   * Sends `message` (if any) and follows the task until it asks (the question is published,
+   * undefined returned) or ends (returned). `decided`: where the task already stands.
+   */
+  private async untilQuestion(message?: Message, decided?: TrackOutcome): Promise<AfterSend | undefined> {
+    const { state } = this;
+    if (message) {
+      const sent = await this.tracker!.send(message);
+      if (sent.kind === 'message') return sent;
+      if (sent.outcome.phase !== 'running') decided = sent.outcome;
+    }
+    state.working();
+    const outcome = decided ?? (await this.followUntilDecided());
+    state.observe(outcome);
+    if (outcome.phase === 'completed') return { kind: 'task', outcome };
+    if (!isQuestion(outcome)) throw terminalFailure(outcome, state);
+    state.ask(outcome, new Date().toISOString());
+    return undefined;
+  }
+
+  /** Tracking rounds until the task decides: history grows per round only, and continues as new when long. */
+  private async followUntilDecided(): Promise<TrackOutcome> {
+    for (;;) {
+      const outcome = await this.tracker!.follow();
+      if (outcome.phase !== 'running') return outcome;
+      this.state.observe(outcome);
+      this.state.announce();
+      await this.continueAsNewIfSuggested();
+    }
+  }
+}

@@ -1,0 +1,26 @@
+/** Picks the delegation's tracker from what the caller asked and what the agent offers. */
+import type { ResolvedAgent } from '../../../contract/delegation-types.js';
+import type { Delegation } from '../delegation.js';
+import { pollMode } from './poll.js';
+import { pushMode, pushUnavailable } from './push.js';
+import { streamMode } from './stream.js';
+import type { Tracker } from './tracker.js';
+
+export type { AfterSend, Tracker } from './tracker.js';
+export { PushNotices } from './push.js';
+
+/**
+ * The tracker for the mode `auto` (or the caller's choice) turns into for this agent.
+ *
+ * @throws ApplicationFailure `A2A_PUSH_UNAVAILABLE` when push was asked for and cannot work; nothing was sent.
+ */
+export function trackerFor(resolved: ResolvedAgent, run: Delegation): Tracker {
+  const { input, state } = run;
+  if (input.mode === 'push') {
+    const unavailable = pushUnavailable(resolved, input.agent);
+    if (unavailable) throw unavailable;
+  }
+  const kind = !input.mode || input.mode === 'auto' ? resolved.autoMode : input.mode;
+  state.trackBy(kind, resolved.endpoint.binding);
+  return kind === 'stream' ? streamMode(run) : kind === 'poll' ? pollMode(run) : pushMode(run);
+}

@@ -1,0 +1,195 @@
+/**
+ * Push mode: SendMessage with `returnImmediately`, a push config registered at the agent for the
+ * task (its credential derived from the receiver secret inside the activity), then the workflow
+ * waits — no activity runs, no connection stays open — for a `taskUpdated` notice from the
+ * webhook receiver (or the safety-net timer) and reads the task with GetTask. The config is
+ * deleted when the delegation ends.
+ */
+import { ApplicationFailure, CancellationScope, condition, log, uuid4, workflowInfo } from '@temporalio/workflow';
+import type { Message, TaskStatus } from '../../../a2a/index.js';
+import type { TrackOutcome } from '../../../activities/index.js';
+import { isAnsweredStatus, statusKeyOf } from '../../../contract/answered-status.js';
+import type { ResolvedAgent, StatusKey, TaskUpdatedNotice } from '../../../contract/delegation-types.js';
+import { FailureType } from '../../../contract/failure-types.js';
+import type { Delegation } from '../delegation.js';
+import { sendAndAdopt } from './send.js';
+import type { AfterSend, Tracker } from './tracker.js';
+
+export function pushMode(run: Delegation): Tracker {
+  const { acts, agent, state, input, name, settings, notices } = run;
+  /** The config registered at the agent for the task followed (carried across continue-as-new). */
+  let config =
+    input.resume?.pushConfigId && input.resume.taskId
+      ? { taskId: input.resume.taskId, configId: input.resume.pushConfigId }
+      : undefined;
+  notices.configId = config?.configId;
+  /**
+   * Whether the next `follow` reads the task at once instead of waiting for a notice first: after
+   * a read that decided something (the next follow watches a question), after resuming, and
+   * after a send the agent is not still working on.
+   */
+  let readAtOnce = true;
+  const wakeUps = new WakeUpLimit(settings.pushWakeUpsPerMinute);
+  /** Deliveries are signals, each a history event: an agent that delivers without end must not grow history without bound. */
+  const historyLong = () => workflowInfo().continueAsNewSuggested;
+
+  const unregister = async (): Promise<void> => {
+    if (!config) return;
+    const { taskId, configId } = config;
+    config = undefined;
+    notices.configId = undefined;
+    try {
+      await CancellationScope.nonCancellable(() =>
+        acts.deletePushConfig({ agent, taskId, configId }, `Delete push config of task ${taskId} at ${name}`),
+      );
+    } catch (err) {
+      log.warn('could not delete the push config; the agent may go on delivering to a receiver that answers 410', {
+        taskId,
+        configId,
+        error: String(err),
+      });
+    }
+  };
+
+  const register = async (taskId: string): Promise<void> => {
+    // Registered after the send: the task id (part of the credential) is known only now. The
+    // first read comes after the registration, so nothing the agent did before is missed.
+    await unregister();
+    const registration = { taskId, configId: uuid4() };
+    config = registration;
+    notices.configId = registration.configId;
+    try {
+      await acts.registerPushConfig({ agent, ...registration }, `Register push config for task ${taskId} at ${name}`);
+    } catch (err) {
+      // Nobody could follow the task: do not leave it running at the agent.
+      await run.cancelRemoteTask('push config refused');
+      throw err;
+    }
+  };
+
+  return {
+    send: (message: Message): Promise<AfterSend> =>
+      // Never cancelled half-way: we must learn the task id of what we sent, to cancel it.
+      CancellationScope.nonCancellable(async () => {
+        notices.clear(); // from here on, a delivery is about this message
+        // A message of ours starts a fresh allowance: an agent that spent the last one flooding
+        // must not delay the reads about the answer a person just gave (each send is a person's or
+        // the delegation's own, never the agent's, so this cannot be driven by the agent).
+        wakeUps.reset();
+        const sent = await sendAndAdopt(run, message);
+        if (sent.kind === 'message') return sent;
+        const { task, phase } = sent.outcome;
+        // After an answer the config is in place: a delivery will say when the task moves on.
+        readAtOnce = config?.taskId !== task.id || !isStillWorking(task.status, state.handled);
+        const ended = phase !== 'running' && phase !== 'input-required' && phase !== 'auth-required';
+        if (config?.taskId !== task.id && !ended) await register(task.id);
+        return sent;
+      }),
+
+    async follow(): Promise<TrackOutcome> {
+      if (!readAtOnce) await condition(() => notices.pending || historyLong(), settings.pushSafetyNetMs);
+      await run.continueAsNewIfSuggested();
+      // An agent that delivers without end wakes the delegation at most so often (each read is history).
+      const wait = wakeUps.admit(Date.now());
+      if (wait > 0 && (await condition(historyLong, wait))) await run.continueAsNewIfSuggested();
+      notices.clear();
+      const outcome = await acts.getTask(
+        { agent, taskId: state.taskId!, contextId: state.status.contextId, handled: state.handled },
+        `GetTask ${state.taskId} at ${name} (push)`,
+      );
+      readAtOnce = outcome.phase !== 'running';
+      return outcome;
+    },
+
+    close: unregister,
+    carried: () => ({ pushConfigId: config?.configId }),
+  };
+}
+
+/**
+ * True when the task the agent returned for our answer is still at work (or still shows the
+ * question just answered): nothing to decide yet, so the delegation can wait for a delivery
+ * without reading first.
+ */
+export function isStillWorking(status: TaskStatus, handled: StatusKey | undefined): boolean {
+  if (status.state === 'TASK_STATE_SUBMITTED' || status.state === 'TASK_STATE_WORKING') return true;
+  return isAnsweredStatus(statusKeyOf(status), handled);
+}
+
+/**
+ * Whether a verified delivery for the task being followed arrived since the last read. A flag,
+ * not a queue: any number of notices before the next read cause one read.
+ */
+export class PushNotices {
+  private notified = false;
+  /** The config registered for the task followed: a notice bound to another one is ignored. */
+  configId: string | undefined;
+
+  /**
+   * Raises the flag for a notice about `taskId`. Ignored: notices about another task or bound to
+   * another push config (a credential of an earlier registration, or of another run that had
+   * this workflow id), and those showing the question already answered (`handled`, e.g. the task snapshot an agent sends when
+   * the answer arrives), which could only lead to a read that decides nothing.
+   */
+  receive(notice: TaskUpdatedNotice, taskId: string | undefined, handled: StatusKey | undefined): boolean {
+    if (!taskId || notice?.taskId !== taskId) return false;
+    if (notice.configId !== undefined && notice.configId !== this.configId) return false;
+    if (isAnsweredStatus(notice, handled)) return false;
+    this.notified = true;
+    return true;
+  }
+
+  get pending(): boolean {
+    return this.notified;
+  }
+
+  /** Called right before each read, so a delivery during the read causes another one. */
+  clear(): void {
+    this.notified = false;
+  }
+}
+
+/**
+ * Why mode `push` cannot follow this agent's task, as a non-retryable failure, or undefined when
+ * it can. Checked before anything is sent. `autoMode` is `push` exactly when the card declares push
+ * and the resolving worker has a webhook receiver (see resolve-agent.ts).
+ */
+export function pushUnavailable(resolved: ResolvedAgent, agent: string): ApplicationFailure | undefined {
+  if (!resolved.card.capabilities.pushNotifications) {
+    return ApplicationFailure.nonRetryable(
+      `Agent "${agent}" does not declare push notifications in its card (capabilities.pushNotifications), so mode "push" cannot follow its task; nothing was sent. Delegate with mode "stream", "poll" or "auto".`,
+      FailureType.pushUnavailable,
+    );
+  }
+  if (resolved.autoMode !== 'push') {
+    return ApplicationFailure.nonRetryable(
+      `The worker has no webhook receiver configured, so agent "${agent}" cannot push its task's updates; nothing was sent. Set A2A_WEBHOOK_URL and A2A_WEBHOOK_SECRET for the worker and run the receiver (a2a-temporal webhook, or worker --webhook-port), or delegate with mode "stream" or "poll".`,
+      FailureType.pushUnavailable,
+    );
+  }
+  return undefined;
+}
+
+/**
+ * How many reads a minute push mode allows itself, whatever the agent delivers: past the limit
+ * the next read waits until the oldest of the last minute's reads is a minute old. Pure (the
+ * workflow passes its own clock), so it is unit-tested without Temporal.
+ */
+export class WakeUpLimit {
+  private readonly reads: number[] = [];
+
+  constructor(private readonly perMinute: number) {}
+
+  /** Forgets the reads so far: the next `perMinute` reads are admitted at once. */
+  reset(): void {
+    this.reads.length = 0;
+  }
+
+  /** Records a read at `now` (epoch ms) and returns how long it must wait first (0: at once). */
+  admit(now: number): number {
+    while (this.reads.length > 0 && this.reads[0]! <= now - 60_000) this.reads.shift();
+    const wait = this.reads.length < this.perMinute ? 0 : this.reads[0]! + 60_000 - now;
+    this.reads.push(now + wait);
+    return wait;
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * A tracker is how a delegation learns what its remote task does: `stream` (the reply stream
+ * and SubscribeToTask), `poll` (GetTask with backoff) or `push` (the agent POSTs to our webhook
+ * receiver, the workflow waits for the notice and reads the task). The delegation drives every
+ * mode through this one small interface; a tracker works for the delegation that made it.
+ */
+import type { Message } from '../../../a2a/index.js';
+import type { RoundSettings, TrackOutcome } from '../../../activities/index.js';
+import type { Carry } from '../carry.js';
+import type { Delegation } from '../delegation.js';
+
+/** Where a send leaves the delegation: the agent's direct reply, or where its task stands (`running` unless decided). */
+export type AfterSend = { kind: 'message'; message: Message } | { kind: 'task'; outcome: TrackOutcome };
+
+export interface Tracker {
+  /** Sends `message` (the first request, or an answer) and returns the reply or the task's standing. */
+  send(message: Message): Promise<AfterSend>;
+  /** One tracking round: follows the task until it decides (terminal, or a new question) or the round ends (`running`). */
+  follow(): Promise<TrackOutcome>;
+  /** The delegation ends, whatever the way: give back what the mode holds at the agent. */
+  close(): Promise<void>;
+  /** What the next run needs to go on following the task (continue-as-new). */
+  carried(): Carry<'pushConfigId'>;
+}
+
+/** The round settings every tracking activity takes. */
+export function roundSettings({ settings, state }: Pick<Delegation, 'settings' | 'state'>): RoundSettings {
+  const { roundMs, pollInitialMs, pollMaxMs, unreachableMs } = settings;
+  const { unreachableSince, droppedBytes } = state;
+  return {
+    roundMs,
+    pollInitialMs,
+    pollMaxMs,
+    unreachableMs,
+    ...(unreachableSince ? { unreachableSince } : {}),
+    ...(droppedBytes ? { droppedBytes } : {}),
+  };
+}
+
+/** One round of the tracking activity (stream and poll mode): it follows the task until it decides or the round ends. */
+export function trackRound(run: Delegation, mode: 'stream' | 'poll'): Promise<TrackOutcome> {
+  const { acts, agent, state, name } = run;
+  return acts.trackTask(
+    {
+      agent,
+      taskId: state.taskId!,
+      contextId: state.status.contextId,
+      mode,
+      handled: state.handled,
+      ...roundSettings(run),
+    },
+    `Track task ${state.taskId} at ${name} (${mode})`,
+  );
+}

@@ -36,6 +36,25 @@ export interface ScriptedWorker {
   ): Promise<{ handle: WorkflowHandle; agents: Record<string, ScriptedAgent> }>;
 }
 
+/** Starts of a test server tried before giving up. */
+const SERVER_STARTS = 3;
+
+/**
+ * Starts a test server, again when it did not start in time. The SDK gives the server 5 s to
+ * listen (not configurable); the Java test server's JVM can need more on a loaded machine, and
+ * such a start fails with "did not start within 5s" although nothing is wrong.
+ */
+async function startingAgainWhenSlow(start: () => Promise<TestWorkflowEnvironment>): Promise<TestWorkflowEnvironment> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await start();
+    } catch (err) {
+      if (attempt >= SERVER_STARTS || !/did not start within/i.test(String(err))) throw err;
+      console.warn(`The test server did not start in time (start ${attempt} of ${SERVER_STARTS}); starting it again.`);
+    }
+  }
+}
+
 /** A test server and a worker for this file (call at module level); both stop after the file. */
 export function useScriptedWorker(kind: TestServerKind): ScriptedWorker {
   const { testServerPath, cliPath, workflowBundlePath } = inject('workflowTests');
@@ -55,22 +74,26 @@ export function useScriptedWorker(kind: TestServerKind): ScriptedWorker {
       runtimeInstalled = true;
     }
     if (kind === 'time-skipping') {
-      env = await TestWorkflowEnvironment.createTimeSkipping({
-        server: { executable: { type: 'existing-path', path: testServerPath } },
-      });
+      env = await startingAgainWhenSlow(() =>
+        TestWorkflowEnvironment.createTimeSkipping({
+          server: { executable: { type: 'existing-path', path: testServerPath } },
+        }),
+      );
       await registerSearchAttributes(env.connection, env.namespace ?? 'default');
     } else {
-      env = await TestWorkflowEnvironment.createLocal({
-        server: {
-          executable: { type: 'existing-path', path: cliPath },
-          searchAttributes: [...searchAttributeKeys],
-          extraArgs: [
-            '--dynamic-config-value',
-            `limit.historyCount.suggestContinueAsNew=${kind.suggestContinueAsNewAfter}`,
-          ],
-          log: { format: 'pretty', level: 'error' },
-        },
-      });
+      env = await startingAgainWhenSlow(() =>
+        TestWorkflowEnvironment.createLocal({
+          server: {
+            executable: { type: 'existing-path', path: cliPath },
+            searchAttributes: [...searchAttributeKeys],
+            extraArgs: [
+              '--dynamic-config-value',
+              `limit.historyCount.suggestContinueAsNew=${kind.suggestContinueAsNewAfter}`,
+            ],
+            log: { format: 'pretty', level: 'error' },
+          },
+        }),
+      );
     }
     worker = await Worker.create({
       connection: env.nativeConnection,

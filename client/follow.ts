@@ -5,14 +5,20 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CliContext } from './context.js';
+import { MarkdownBlocks } from './markdown-blocks.js';
+import { renderMarkdown } from './markdown-terminal.js';
+import type { OutputFormat } from './output-format.js';
 import { readStatus, type QuestionView, type StatusView } from './status-view.js';
 import { indentLines, oneLine, terminalJson } from './terminal-text.js';
 import type { Terminal } from './terminal.js';
 
 export interface FollowOptions {
   terminal: Terminal;
-  /** Print events as JSON lines instead of text. */
-  json?: boolean;
+  /**
+   * `text`: artifact markdown rendered block by block for the terminal; `markdown`: its source as
+   * it streams; `json`: one JSON event per line. @default 'text'
+   */
+  format?: OutputFormat;
   /** @default 400 */
   intervalMs?: number;
   /** Stops following (the promise rejects with an AbortError). */
@@ -49,9 +55,32 @@ export async function follow(context: CliContext, workflowId: string, options: F
   let phase = '';
   let approvalAsked = false;
   const started = Date.now();
+  const format = options.format ?? 'text';
+  const streaming = new Map<string, { blocks: MarkdownBlocks; label?: string; name: string; printed: boolean }>();
+
+  const header = (key: string, label: string | undefined, name: string) => {
+    if (key !== lastArtifact) terminal.line(`\n── ${oneLine(label ?? 'agent')} · ${oneLine(name)} ──`);
+    lastArtifact = key;
+  };
+  /** Prints the finished blocks of an artifact's markdown (all of it when `final`). */
+  const renderBlocks = (key: string, label: string | undefined, name: string, text: string, final: boolean) => {
+    const stream = streaming.get(key) ?? { blocks: new MarkdownBlocks(), label, name, printed: false };
+    streaming.set(key, stream);
+    const ready = stream.blocks.push(text) + (final ? stream.blocks.rest() : '');
+    if (!ready.trim()) return;
+    // Blocks go out one render at a time: the blank line between two of them is ours to print.
+    if (stream.printed && key === lastArtifact) terminal.line();
+    header(key, label, name);
+    terminal.rendered(renderMarkdown(ready, terminal.style));
+    stream.printed = true;
+  };
+  /** The last block of each artifact whose delegation has ended (or of all, at the end). */
+  const flushBlocks = (ended: (key: string) => boolean) => {
+    for (const [key, { label, name }] of streaming) if (ended(key)) renderBlocks(key, label, name, '', true);
+  };
 
   const emit = (event: FollowEvent) => {
-    if (options.json) return terminal.line(terminalJson(event));
+    if (format === 'json') return terminal.line(terminalJson(event));
     if (event.type !== 'artifact') lastArtifact = ''; // after other news, a streaming artifact gets its header again
     switch (event.type) {
       case 'phase':
@@ -64,9 +93,8 @@ export async function follow(context: CliContext, workflowId: string, options: F
         );
       case 'artifact': {
         const key = `${event.workflowId}#${event.artifactId}`;
-        if (key !== lastArtifact)
-          terminal.line(`\n── ${oneLine(event.label ?? 'agent')} · ${oneLine(event.name ?? event.artifactId)} ──`);
-        lastArtifact = key;
+        if (format === 'text') return renderBlocks(key, event.label, event.name ?? event.artifactId, event.text, false);
+        header(key, event.label, event.name ?? event.artifactId);
         return terminal.write(event.text);
       }
       case 'result':
@@ -119,6 +147,8 @@ export async function follow(context: CliContext, workflowId: string, options: F
         }
       }
     }
+    const ended = view.delegations.filter((d) => d.status !== 'RUNNING').map((d) => `${d.workflowId}#`);
+    flushBlocks((key) => ended.some((prefix) => key.startsWith(prefix)));
     for (const question of view.questions) {
       const key = `${question.workflowId}#${question.taskId}#${question.text}`;
       if (seenQuestions.has(key)) continue;
@@ -131,6 +161,7 @@ export async function follow(context: CliContext, workflowId: string, options: F
       await options.onApproval?.(view);
     }
     if (view.status !== 'RUNNING') {
+      flushBlocks(() => true);
       terminal.stopStatus();
       emit({ type: 'end', status: view.status, view });
       return view;

@@ -7,6 +7,9 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { answerUpdate, approveUpdate, rejectUpdate, releaseAnswerUpdate } from '../contract/index.js';
 import type { CliContext } from './context.js';
 import type { FollowOptions } from './follow.js';
+import { renderMarkdown } from './markdown-terminal.js';
+import type { OutputFormat } from './output-format.js';
+import { terminalJson } from './terminal-text.js';
 import type { Terminal } from './terminal.js';
 import { updateOrExplain } from './update-errors.js';
 
@@ -19,6 +22,8 @@ export interface InteractiveOptions {
   by?: string;
   /** Abandons a pending prompt. */
   signal?: AbortSignal;
+  /** How the report is shown before the approval is asked (see {@link OutputFormat}). @default 'text' */
+  format?: OutputFormat;
 }
 
 /** `onQuestion`/`onApproval` callbacks for {@link follow}. */
@@ -46,7 +51,15 @@ export function interactiveHandlers(
       terminal.line(`  ✓ answered: ${text}`);
     },
     async onApproval(view) {
-      terminal.line(`\n${view.report?.markdown.trimEnd() ?? '(no report)'}\n`);
+      const report = view.report;
+      if (report && options.format === 'json') terminal.line(terminalJson({ type: 'report', report }));
+      else {
+        terminal.line();
+        if (!report) terminal.line('(no report)');
+        else if (options.format === 'markdown') terminal.line(report.markdown.trimEnd());
+        else terminal.rendered(renderMarkdown(report.markdown, terminal.style));
+        terminal.line();
+      }
       if (options.approve) {
         await updateOrExplain(handle, approveUpdate, { by, reason: 'approved with --approve' });
         terminal.line(`  ✓ approved by ${by}`);

@@ -1,38 +1,67 @@
 /**
- * The human-readable form of a status view (`status` without `--json`). Every line starts with
- * text of ours: agent values that belong on one line (ids, names, states) have their line breaks
- * written as `\n`, agent texts of several lines (questions, errors) are indented under their heading.
- * The caller passes the result through `terminalSafe`.
+ * The human-readable form of a status view (`status --format text|markdown`). Every line starts
+ * with text of ours: agent values that belong on one line (ids, names, states) have their line
+ * breaks written as `\n`, agent texts of several lines (questions, errors) are indented under their
+ * heading. Scrubbed here (terminal-text.ts), then painted: the delegations are a table fitted to
+ * the terminal's width, the report is rendered markdown (or its source, for `markdown`).
  */
+import { fitLines, paintTerminal, renderColumns, renderMarkdown, type TerminalText } from './markdown-terminal.js';
+import { terminalStyle, type OutputFormat, type TerminalStyle } from './output-format.js';
 import type { StatusView } from './status-view.js';
-import { indentLines, oneLine } from './terminal-text.js';
+import { indentLines, oneLine, terminalJson, terminalSafe } from './terminal-text.js';
 
-export function renderStatus(view: StatusView): string {
+export interface StatusRendering {
+  /** @default 80 columns, no colour */
+  style?: TerminalStyle;
+  /** `markdown`: the report as its markdown source. @default 'text' */
+  format?: 'text' | 'markdown';
+}
+
+const PLAIN: TerminalStyle = { width: 80, color: false };
+const STATUS_COLOURS = { COMPLETED: 'green', RUNNING: 'yellow' } as const;
+
+/** What `status` prints for `view` on `out`: rendered for its width and colour, the report's markdown source, or JSON. */
+export function statusOutput(view: StatusView, format: OutputFormat, out: NodeJS.WriteStream = process.stdout): string {
+  if (format === 'json') return terminalJson(view, 2);
+  // Markdown is for copying elsewhere: no colour in it.
+  const style = format === 'markdown' ? { ...terminalStyle(out), color: false } : terminalStyle(out);
+  return renderStatus(view, { format, style });
+}
+
+export function renderStatus(view: StatusView, { style = PLAIN, format = 'text' }: StatusRendering = {}): TerminalText {
   const lines: string[] = [];
+  const heading = (text: string) => paintTerminal(text, 'bold', style);
+  // Lines of ours that quote agent values: scrubbed before they meet painted text, and fitted to
+  // the width with every continuation indented (no agent text can start a line of its own).
+  const t = (text: string) => fitLines(terminalSafe(text), style.width);
   if (view.kind === 'release')
     lines.push(
-      `Release ${oneLine(`${view.service} ${view.fromVersion} → ${view.toVersion}`)}  (${oneLine(view.workflowId)})`,
+      t(`Release ${oneLine(`${view.service} ${view.fromVersion} → ${view.toVersion}`)}  (${oneLine(view.workflowId)})`),
     );
-  else lines.push(`Delegation to ${oneLine(view.delegations[0]?.agent ?? 'agent')}  (${oneLine(view.workflowId)})`);
-  lines.push(`Status: ${view.status} · phase: ${view.phase}`);
-  if (view.uiUrl) lines.push(`UI: ${view.uiUrl}`);
+  else lines.push(t(`Delegation to ${oneLine(view.delegations[0]?.agent ?? 'agent')}  (${oneLine(view.workflowId)})`));
+  const status = paintTerminal(view.status, STATUS_COLOURS[view.status as keyof typeof STATUS_COLOURS] ?? 'red', style);
+  lines.push(`Status: ${status} · phase: ${t(view.phase)}`);
+  // A link stays whole on its line (a terminal opens it on click), however wide.
+  if (view.uiUrl) lines.push(terminalSafe(`UI: ${view.uiUrl}`));
 
   if (view.questions.length) {
-    lines.push('', 'Waiting for an answer:');
+    lines.push('', heading('Waiting for an answer:'));
     for (const q of view.questions) {
-      lines.push(`  ${oneLine(q.label ?? 'agent')} (task ${oneLine(q.taskId)}): ${indentLines(q.text, '    ')}`);
+      lines.push(t(`  ${oneLine(q.label ?? 'agent')} (task ${oneLine(q.taskId)}): ${indentLines(q.text, '    ')}`));
     }
     const task = view.questions.length > 1 ? ' --task <taskId>' : '';
-    lines.push(`  → a2a-temporal answer ${view.workflowId} "<answer>"${task}`);
+    lines.push(t(`  → a2a-temporal answer ${view.workflowId} "<answer>"${task}`));
   }
   if (view.phase === 'awaiting-approval') {
     lines.push(
       '',
-      `Waiting for approval → a2a-temporal approve ${view.workflowId}   or   a2a-temporal reject ${view.workflowId} --reason "<why>"`,
+      t(
+        `Waiting for approval → a2a-temporal approve ${view.workflowId}   or   a2a-temporal reject ${view.workflowId} --reason "<why>"`,
+      ),
     );
   }
   if (view.delegations.length) {
-    lines.push('', 'Delegations:');
+    lines.push('', heading('Delegations:'));
     const rows = view.delegations.map((d) =>
       [
         d.label ?? '-',
@@ -43,39 +72,37 @@ export function renderStatus(view: StatusView): string {
         d.taskId ? `task ${d.taskId}` : '',
       ].map(oneLine),
     );
-    lines.push(...table(rows).map((r) => `  ${r}`));
+    lines.push(...renderColumns(rows, style));
     for (const d of view.delegations) {
-      if (d.error) lines.push(`  ${oneLine(d.label ?? d.agent)}: ${indentLines(d.error, '    ')}`);
+      if (d.error) lines.push(t(`  ${oneLine(d.label ?? d.agent)}: ${indentLines(d.error, '    ')}`));
     }
   }
   const artifacts = view.delegations.flatMap((d) => d.artifacts.map((a) => ({ d, a })));
   if (artifacts.length && !view.report) {
-    lines.push('', 'Artifacts so far:');
+    lines.push('', heading('Artifacts so far:'));
     for (const { d, a } of artifacts)
       lines.push(
-        `  ${oneLine(d.label ?? d.agent)} · ${oneLine(a.name ?? a.artifactId)} (${a.parts} parts, ${a.text.length} characters)`,
+        t(
+          `  ${oneLine(d.label ?? d.agent)} · ${oneLine(a.name ?? a.artifactId)} (${a.parts} parts, ${a.text.length} characters)`,
+        ),
       );
   }
-  if (view.report) lines.push('', view.report.markdown.trimEnd());
+  if (view.report)
+    lines.push(
+      '',
+      format === 'markdown' ? t(view.report.markdown.trimEnd()) : renderMarkdown(view.report.markdown, style),
+    );
   if (view.decision)
     lines.push(
       '',
-      `${capitalise(view.decision.outcome)} by ${oneLine(view.decision.by)}${view.decision.reason ? `: ${indentLines(view.decision.reason, '  ')}` : ''}`,
+      t(
+        `${capitalise(view.decision.outcome)} by ${oneLine(view.decision.by)}${view.decision.reason ? `: ${indentLines(view.decision.reason, '  ')}` : ''}`,
+      ),
     );
   else if (view.outcome && view.reason)
-    lines.push('', `${capitalise(view.outcome)}: ${indentLines(view.reason, '  ')}`);
-  if (view.error) lines.push('', `Failed: ${indentLines(view.error, '  ')}`);
-  return lines.join('\n');
-}
-
-function table(rows: string[][]): string[] {
-  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => r[i]!.length))) ?? [];
-  return rows.map((r) =>
-    r
-      .map((cell, i) => cell.padEnd(widths[i]!))
-      .join('  ')
-      .trimEnd(),
-  );
+    lines.push('', t(`${capitalise(view.outcome)}: ${indentLines(view.reason, '  ')}`));
+  if (view.error) lines.push('', t(`Failed: ${indentLines(view.error, '  ')}`));
+  return lines.join('\n') as TerminalText;
 }
 
 function capitalise(text: string): string {

@@ -4,24 +4,36 @@
  * through {@link terminalSafe}: the text may come from an agent.
  */
 import { createInterface } from 'node:readline/promises';
+import type { TerminalText } from './markdown-terminal.js';
+import { terminalStyle, type TerminalStyle } from './output-format.js';
 import { terminalSafe } from './terminal-text.js';
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
 export class Terminal {
   readonly tty: boolean;
+  /** Its width and whether it takes colour (none when it is not a TTY or NO_COLOR is set). */
+  readonly style: TerminalStyle;
   private status = '';
   private frame = 0;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly out: NodeJS.WriteStream = process.stdout) {
     this.tty = Boolean(out.isTTY) && process.env.TERM !== 'dumb';
+    this.style = terminalStyle(out);
   }
 
   /** Prints a line above the status line. */
   line(text = ''): void {
     this.clear();
     this.out.write(`${terminalSafe(text)}\n`);
+    this.draw();
+  }
+
+  /** Prints rendered text (markdown-terminal.ts: already scrubbed, its escape sequences are our colours) above the status line. */
+  rendered(text: TerminalText): void {
+    this.clear();
+    this.out.write(`${text}\n`);
     this.draw();
   }
 

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { SAMPLE_MANIFEST_PATH, startSampleAgents } from '../../agents/index.js';
 import { AgentRegistry } from '../../activities/index.js';
 import { isServing, startDevServer, type DevServer } from '../../platform/dev-server.js';
@@ -29,6 +29,8 @@ import { CliError } from '../cli-error.js';
 import { uiLine, withContext, workflowUrl } from '../context.js';
 import { follow } from '../follow.js';
 import { interactiveHandlers } from '../interactive.js';
+import { fitLines, joinTerminal, paintRisk, paintTerminal } from '../markdown-terminal.js';
+import { OUTPUT_FORMATS, outputFormat, type OutputFormat } from '../output-format.js';
 import { sampleReleaseInput } from '../sample-release.js';
 import { readableId } from '../start-options.js';
 import { terminalSafeLogFunction } from '../terminal-text.js';
@@ -41,6 +43,7 @@ interface DemoOptions {
   inMemory?: boolean;
   port: string;
   uiPort: string;
+  format: OutputFormat;
 }
 
 export function registerDemoCommand(program: Command): void {
@@ -53,6 +56,14 @@ export function registerDemoCommand(program: Command): void {
     .option('--in-memory', 'an embedded server keeps nothing (no SQLite file under .data/)')
     .option('--port <port>', 'port of the embedded server when one must be started (0: a free one)', '7233')
     .option('--ui-port <port>', 'its Web UI port', '8233')
+    .addOption(
+      new Option(
+        '--format <format>',
+        'how to show the report and the artifacts: text (rendered for the terminal), markdown or json (one event per line)',
+      )
+        .choices(OUTPUT_FORMATS)
+        .default('text'),
+    )
     .action(async (opts: DemoOptions) => {
       // The SDK's INFO logs (bundling, worker state) would drown the story the demo tells.
       Runtime.install({ logger: new DefaultLogger('WARN', terminalSafeLogFunction), shutdownSignals: [] }); // Ctrl-C is ours: see onSignal
@@ -113,13 +124,16 @@ export function registerDemoCommand(program: Command): void {
           const link = workflowUrl(context, workflowId);
           terminal.line(`Release ${workflowId} of payment-service 1.4.0 → 2.0.0 (manifest: ${SAMPLE_MANIFEST_PATH})`);
           terminal.line(uiLine(link));
+          const format = outputFormat(opts);
           const view = await follow(context, workflowId, {
             terminal,
+            format,
             signal: interrupted.signal,
             ...interactiveHandlers(context, workflowId, terminal, {
               answer: opts.answer,
               approve: opts.approve,
               signal: interrupted.signal,
+              format,
             }),
           }).catch(async (err: unknown) => {
             if (!interrupted.signal.aborted) throw err;
@@ -131,7 +145,23 @@ export function registerDemoCommand(program: Command): void {
           if (!view) return;
           const sorted = view.report?.dependencies ?? [];
           terminal.line('');
-          terminal.line(`Fix suggestions by risk: ${sorted.map((f) => `${f.name} (${f.risk})`).join(', ') || 'none'}`);
+          const { style } = terminal;
+          const risks = sorted.map((f) =>
+            joinTerminal([
+              paintTerminal(`${f.name} (`, [], style),
+              paintRisk(f.risk, style),
+              paintTerminal(')', [], style),
+            ]),
+          );
+          terminal.rendered(
+            fitLines(
+              joinTerminal([
+                paintTerminal('Fix suggestions by risk: ', [], style),
+                risks.length ? joinTerminal(risks, ', ') : paintTerminal('none', [], style),
+              ]),
+              style.width,
+            ),
+          );
           terminal.line(
             `Outcome: ${view.outcome ?? view.status.toLowerCase()}${view.reason ? ` (${view.reason})` : ''}`,
           );

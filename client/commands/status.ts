@@ -1,19 +1,20 @@
 import type { Command } from 'commander';
 import { withConnectionOptions, withContext, type GlobalOptions } from '../context.js';
-import { renderStatus } from '../render-status.js';
+import { outputFormat, withFormatOption } from '../output-format.js';
+import { statusOutput } from '../render-status.js';
 import { readStatus } from '../status-view.js';
-import { terminalJson, terminalSafe } from '../terminal-text.js';
 
 export function registerStatusCommand(program: Command): void {
-  withConnectionOptions(program.command('status <id>'))
+  withFormatOption(
+    withConnectionOptions(program.command('status <id>')),
+    'it: text (rendered for the terminal), markdown (the report as markdown) or json (the documented object, see the README)',
+  )
     .description(
       "show a release or a delegation: phase, each delegation's state, pending questions, artifacts so far, the report",
     )
-    .option('--json', 'print the documented JSON object (see the README)')
-    .action(async (id: string, opts: GlobalOptions) =>
+    .action(async (id: string, opts: GlobalOptions & { format?: string }) =>
       withContext(opts, async (context) => {
-        const view = await readStatus(context, id);
-        console.log(opts.json ? terminalJson(view, 2) : terminalSafe(renderStatus(view)));
+        console.log(statusOutput(await readStatus(context, id), outputFormat(opts)));
       }),
     );
 }

@@ -1,15 +1,18 @@
 import type { Command } from 'commander';
 import { withConnectionOptions, withContext, type GlobalOptions } from '../context.js';
 import { follow } from '../follow.js';
+import { outputFormat, withFormatOption } from '../output-format.js';
 import { Terminal } from '../terminal.js';
 
 export function registerWatchCommand(program: Command): void {
-  withConnectionOptions(program.command('watch <id>'))
+  withFormatOption(
+    withConnectionOptions(program.command('watch <id>')),
+    'it: text (artifacts rendered for the terminal), markdown (artifacts as they stream) or json (one event per line)',
+  )
     .description('follow a release or a delegation live: state changes, questions, and artifact text as it streams in')
-    .option('--json', 'print one JSON event per line')
-    .action(async (id: string, opts: GlobalOptions) =>
+    .action(async (id: string, opts: GlobalOptions & { format?: string }) =>
       withContext(opts, async (context) => {
-        await follow(context, id, { terminal: new Terminal(), json: opts.json });
+        await follow(context, id, { terminal: new Terminal(), format: outputFormat(opts) });
       }),
     );
 }

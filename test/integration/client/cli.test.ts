@@ -90,7 +90,7 @@ describe('the a2a-temporal CLI', () => {
     await handle.result();
     const final = await cli('status', workflowId);
     expect(final.stdout).toMatch(/^Status: COMPLETED · phase: approved$/m);
-    expect(final.stdout).toMatch(/^# Release report: payment-service 1\.4\.0 → 2\.0\.0$/m);
+    expect(final.stdout).toMatch(/^Release report: payment-service 1\.4\.0 → 2\.0\.0\n═+$/m); // rendered, plain off a TTY
     expect(final.stdout).toMatch(/^Approved by ana: risks understood$/m);
     expect((await releaseStatus(handle)).outcome).toBe('approved');
   });

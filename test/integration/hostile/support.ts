@@ -139,7 +139,7 @@ export interface AttackOutcome {
   message?: string;
   elapsedMs: number;
   history: string;
-  /** The CLI's output: `status` and `status --json` while a question waited (if any) and at the end, `watch`. */
+  /** The CLI's output: `status` and `status --json` while a question waited (if any) and at the end, `watch` (text and markdown). */
   cli: Array<{ args: string[]; output: string }>;
   /** The UI's current details while a question waited (if any) and at the end. */
   details: string[];
@@ -197,7 +197,13 @@ export async function runAttack(rig: HostileRig, attack: HostileAttack): Promise
   const history = await handle.fetchHistory();
   if (attack.secretInInput) delete history.events?.[0]?.workflowExecutionStartedEventAttributes?.input; // the caller's own
   cli.push(...(await statusOutputs(rig, workflowId)));
-  if (attack.watch) cli.push(await cliOutput(rig, ['watch', workflowId]));
+  // Rendered (a word of markdown may lose its `*` or `_`) and as sent, where a leaked credential
+  // shows in the very form it would have.
+  if (attack.watch)
+    cli.push(
+      await cliOutput(rig, ['watch', workflowId]),
+      await cliOutput(rig, ['watch', workflowId, '--format', 'markdown']),
+    );
   details.push(await currentDetails(handle));
   return {
     handle,

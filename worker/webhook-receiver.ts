@@ -373,7 +373,7 @@ function notSignaled(binding: PushBinding, err: unknown): string {
 }
 
 export interface WebhookListenOptions extends WebhookReceiverOptions {
-  /** @default '127.0.0.1' (put a TLS-terminating reverse proxy in front; see the README) */
+  /** @default '127.0.0.1' (put a TLS-terminating reverse proxy in front; see docs/push.md) */
   host?: string;
   /** 0 picks a free port. @default 0 */
   port?: number;

@@ -9,7 +9,7 @@ export function registerStatusCommand(program: Command): void {
     .description(
       "show a release or a delegation: phase, each delegation's state, pending questions, artifacts so far, the report",
     )
-    .option('--json', 'print the documented JSON object (see the README)')
+    .option('--json', 'print the documented JSON object (see docs/guide.md)')
     .action(async (id: string, opts: GlobalOptions) =>
       withContext(opts, async (context) => {
         const view = await readStatus(context, id);

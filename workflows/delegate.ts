@@ -24,6 +24,7 @@ import { delegationMetrics } from './telemetry.js';
 /** Runs started by 0.1 lack this marker and replay their own commands (`legacy`); deprecate once none is open. */
 export const DELEGATE_V2_PATCH = 'a2a-temporal-0.2-delegate';
 
+/** The `delegate` workflow: one remote A2A task, from the message sent to its terminal state, with the questions the agent asks on the way answered through the `answer` update or signal. See [docs/architecture.md](../docs/architecture.md#how-a-delegation-survives-crashes). */
 export async function delegate(input: DelegateInput): Promise<DelegateResult> {
   const legacy = !wf.patched(DELEGATE_V2_PATCH);
   const settings = trackingSettings(input);

@@ -7,9 +7,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../../platform/paths.js';
 
-/** The topic docs: every markdown file under docs/, as paths relative to the package root. */
+/** The topic docs: the markdown files of docs/ (not of the API reference built into docs/api/), relative to the package root. */
 export function topicDocs(): string[] {
-  return readdirSync(join(packageRoot, 'docs'), { recursive: true, encoding: 'utf8' })
+  return readdirSync(join(packageRoot, 'docs'), { encoding: 'utf8' })
     .filter((file) => file.endsWith('.md'))
     .map((file) => join('docs', file))
     .sort();

@@ -134,6 +134,12 @@ const EXAMPLES = {
     notRun: 'it takes minutes (`npm run bench` is its own command); its options are checked',
     check: () => expect(() => parseBenchArgs(['--quick'], 'out.json')).not.toThrow(),
   },
+  docsApi: {
+    match: /^npm run docs:api$/,
+    notRun:
+      'TypeDoc over every entry point takes a minute and `.ci/run` runs it (warnings are errors); the script is checked to exist',
+    check: () => expect(scripts).toHaveProperty(['docs:api']),
+  },
   bench: {
     match: /^npm run bench$/,
     notRun: 'it takes minutes (`npm run bench` is its own command); the script is checked to exist',

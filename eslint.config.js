@@ -18,7 +18,7 @@ const sandboxBans = [
 
 export default tseslint.config(
   // a2a/grpc/gen: generated from the vendored protos (npm run generate:grpc), never edited.
-  { ignores: ['dist/', 'node_modules/', '.cache/', '.data/', 'coverage/', 'a2a/grpc/gen/'] },
+  { ignores: ['dist/', 'node_modules/', '.cache/', '.data/', 'coverage/', 'docs/api/', 'a2a/grpc/gen/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -18,10 +18,12 @@ import { withWireOneofs } from './sdk-oneofs.js';
 /** The well-known path of the public agent card (§8.2). */
 export const AGENT_CARD_PATH = '.well-known/agent-card.json';
 
+/** The bindings this client speaks. See [docs/grpc.md](../docs/grpc.md#choosing-an-interface). */
 export type SupportedBinding = 'HTTP+JSON' | 'JSONRPC' | 'GRPC';
+/** The A2A protocol versions this client speaks. See [docs/grpc.md](../docs/grpc.md#choosing-an-interface). */
 export type SupportedVersion = '1.0' | '0.3';
 
-/** The interface chosen from a card: where to send requests and how to speak there. */
+/** The interface chosen from a card: where to send requests and how to speak there. See [docs/grpc.md](../docs/grpc.md#choosing-an-interface). */
 export interface SelectedInterface {
   url: string;
   binding: SupportedBinding;
@@ -30,6 +32,7 @@ export interface SelectedInterface {
   tenant?: string;
 }
 
+/** An agent card as fetched: the validated card and how long it may be cached. See [docs/guide.md](../docs/guide.md#the-a2a-client-on-its-own). */
 export interface FetchedAgentCard {
   card: AgentCard;
   /** The URL the card was fetched from. */
@@ -40,6 +43,7 @@ export interface FetchedAgentCard {
   maxAgeSeconds?: number;
 }
 
+/** How `fetchAgentCard` fetches: timeouts, caps, policy and credentials. See [docs/guide.md](../docs/guide.md#the-a2a-client-on-its-own). */
 export interface FetchAgentCardOptions {
   signal?: AbortSignal;
   dispatcher?: Dispatcher;
@@ -164,8 +168,9 @@ export function supportedVersion(protocolVersion: string): SupportedVersion | un
  */
 export const DEFAULT_BINDINGS: readonly SupportedBinding[] = ['HTTP+JSON', 'JSONRPC', 'GRPC'];
 
+/** Which interfaces of a card may be chosen, best first. See [docs/grpc.md](../docs/grpc.md#choosing-an-interface). */
 export interface InterfacePreference {
-  /** Bindings we accept, best first. Default {@link DEFAULT_BINDINGS}. */
+  /** Bindings we accept, best first. @default ['HTTP+JSON', 'JSONRPC', 'GRPC'] */
   bindings?: SupportedBinding[];
   /** Protocol versions we accept, best first. Default `['1.0', '0.3']`. */
   versions?: SupportedVersion[];

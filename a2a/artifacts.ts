@@ -20,15 +20,16 @@ import type { Part } from './schemas/part.js';
 import type { Artifact, Task } from './schemas/task.js';
 import { isTerminalState } from './schemas/task-state.js';
 
-/** The artifacts of one task, in first-seen order, and which of them have received their last chunk. */
+/** The artifacts of one task, in first-seen order, and which of them have received their last chunk. See [docs/guide.md](../docs/guide.md#the-a2a-client-on-its-own). */
 export interface ArtifactSet {
   artifacts: Artifact[];
   lastChunk: Record<string, boolean>;
 }
 
-/** The caps an assembly enforces. */
+/** The caps an assembly enforces. See [docs/security.md](../docs/security.md). */
 export type ArtifactLimits = Pick<A2ALimits, 'maxArtifactsPerTask' | 'maxPartsPerArtifact'>;
 
+/** An artifact set with no artifacts, to assemble into. */
 export function emptyArtifactSet(): ArtifactSet {
   return { artifacts: [], lastChunk: {} };
 }
@@ -55,6 +56,7 @@ export function artifactSetFromTask(task: Task): ArtifactSet {
  * `maxPartsPerArtifact` parts, throws a ResponseTooLargeError and changes nothing.
  *
  * {@link set} is a live view, not a copy: read it, store it, but do not change it.
+ * See [docs/guide.md](../docs/guide.md#the-a2a-client-on-its-own).
  */
 export class ArtifactAssembler {
   /** Elementary steps taken so far (artifact lookups, part writes, part comparisons): the cost that the linearity test counts. */
@@ -73,6 +75,7 @@ export class ArtifactAssembler {
     this.reindex();
   }
 
+  /** The artifacts assembled so far. */
   get set(): ArtifactSet {
     return this.current;
   }

@@ -7,7 +7,7 @@
  */
 import { Buffer } from 'node:buffer';
 
-/** What to add to a request: extra headers and/or query parameters. */
+/** What to add to a request: extra headers and/or query parameters. See [docs/configuration.md](../docs/configuration.md#agents-and-credentials). */
 export interface AuthMaterial {
   headers?: Record<string, string>;
   query?: Record<string, string>;
@@ -18,8 +18,10 @@ export interface AuthMaterial {
  * credentials can go stale early (an OAuth token) has `renew`: called when the agent answers 401
  * with `WWW-Authenticate: … error="invalid_token"`, it drops what it holds and says whether the
  * request is worth sending once more.
+ * See [docs/configuration.md](../docs/configuration.md#agents-and-credentials).
  */
 export type AuthResolver = (() => AuthMaterial | undefined | Promise<AuthMaterial | undefined>) & {
+  /** Gets a fresh credential after the agent refused one; true when there is one to retry with. */
   renew?: () => boolean | Promise<boolean>;
 };
 

@@ -20,6 +20,7 @@ import type { Transport } from './transport.js';
 import { V03_REST } from './v0-3/http-json-dialect.js';
 import { LegacyJsonRpcTransport } from './v0-3/json-rpc-transport.js';
 
+/** How `createA2AClient` builds a client: timeouts, caps, credentials, outbound policy and observers. See [docs/guide.md](../docs/guide.md#the-a2a-client-on-its-own). */
 export interface A2AClientOptions {
   /** undici dispatcher: an `Agent` with your pool settings, or a `MockAgent` in tests. */
   dispatcher?: Dispatcher;
@@ -43,7 +44,7 @@ export interface A2AClientOptions {
   grpcChannels?: GrpcChannelPool;
 }
 
-/** A card (its best interface is used) or an interface chosen earlier (the card is then optional). */
+/** A card (its best interface is used) or an interface chosen earlier (the card is then optional). See [docs/guide.md](../docs/guide.md#the-a2a-client-on-its-own). */
 export type A2AClientTarget =
   | {
       card: AgentCard;
@@ -55,6 +56,7 @@ export type A2AClientTarget =
  * A client for one agent interface: the {@link Transport} of its binding and protocol version,
  * plus the card and interface it was made from. Every method takes an `AbortSignal`; nothing
  * retries: failures are {@link A2AError}s that say whether a retry can help.
+ * See [docs/guide.md](../docs/guide.md#the-a2a-client-on-its-own).
  */
 export interface A2AClient extends Transport {
   /** The card the client was made from, when it was given one. */

@@ -32,6 +32,7 @@ const brandKey = (name: string): symbol => Symbol.for(`a2a-temporal.${name}`);
  * Base class of every error this client throws. It brands each subclass (and its ancestors)
  * with a `Symbol.for` key of its name when the first instance is built, and answers
  * `instanceof` by that brand, so it holds across realms and duplicated module copies.
+ * See [docs/guide.md](../docs/guide.md#the-a2a-client-on-its-own).
  */
 export class A2AError extends Error {
   /** Stable identifier, suitable as a Temporal `ApplicationFailure` type. */
@@ -56,6 +57,7 @@ export class A2AError extends Error {
     keep(this, { code, retryable, retryAfterMs, operation, agentUrl });
   }
 
+  /** Recognises an error of this class even when it comes from another copy of the module. */
   static override [Symbol.hasInstance]<T>(this: abstract new (...args: never[]) => T, value: unknown): value is T {
     return (
       typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brandKey(this.name)] === true

@@ -55,13 +55,17 @@ export interface HttpClientOptions {
  * caller's headers win over them); `end` is called once, with the response status when the
  * headers arrived, or with the error when none did. What it is told is safe to record: the
  * method, the URL without user info, query or fragment, and the operation.
+ * See [docs/observability.md](../docs/observability.md).
  */
 export interface HttpObserver {
+  /** Called as a request leaves; returns the observation to end when it is answered. */
   request(info: { method: string; url: string; operation?: string | undefined }): HttpObservation | undefined;
 }
 
+/** One A2A request being observed (a span, say), ended with its outcome. See [docs/observability.md](../docs/observability.md). */
 export interface HttpObservation {
   headers?: Record<string, string>;
+  /** Ends the observation with the HTTP status or the error. */
   end(outcome: { status?: number; error?: unknown }): void;
 }
 

@@ -26,7 +26,7 @@
  * ({@link A2ALimits}: bytes, artifacts, parts, nesting). Credentials come from an
  * {@link AuthResolver}, are sent on every request and never appear in error messages.
  *
- * @module
+ * @module a2a-temporal/a2a
  */
 export type { JsonValue, Metadata } from './schemas/json.js';
 export {

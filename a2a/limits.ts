@@ -8,7 +8,7 @@
  * (a stream's first event is the same Task that GetTask returns), an agent card is small.
  */
 
-/** The caps, each with the worker's environment variable that sets it. */
+/** The caps, each with the worker's environment variable that sets it. See [docs/security.md](../docs/security.md). */
 export interface A2ALimits {
   /** Bytes of one unary response body (`A2A_MAX_BODY_BYTES`). @default 8 MiB */
   maxBodyBytes: number;
@@ -37,6 +37,7 @@ export type LimitName = keyof A2ALimits;
 
 const MiB = 1024 * 1024;
 
+/** The caps on what an agent can send, as used when no `limits` are given. See [docs/security.md](../docs/security.md). */
 export const DEFAULT_LIMITS: Readonly<A2ALimits> = Object.freeze({
   maxBodyBytes: 8 * MiB,
   maxCardBytes: 1 * MiB,

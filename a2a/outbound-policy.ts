@@ -21,6 +21,7 @@ import type { ErrorContext } from './errors.js';
 import { InterfaceOriginMismatchError, OutboundRefusedError } from './security-errors.js';
 import { displayUrl } from './display-url.js';
 
+/** The settings of the outbound policy: allowed origins, private addresses, plain HTTP. See [docs/security.md](../docs/security.md). */
 export interface OutboundPolicyOptions {
   /** The origin the agent is configured at (its card URL's): interfaces belong here, credentials go here. */
   origin: string;
@@ -54,6 +55,7 @@ export function isLoopbackHost(host: string): boolean {
   return addressRange(name) === 'loopback';
 }
 
+/** Decides which hosts an agent's URLs may lead to and which requests may carry our credentials. See [docs/security.md](../docs/security.md). */
 export class OutboundPolicy {
   private readonly trusted: ReadonlySet<string>;
 

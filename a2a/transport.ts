@@ -9,7 +9,7 @@ import type { AgentCard } from './schemas/agent-card.js';
 import type { Task } from './schemas/task.js';
 import { UnsupportedOperationError } from './errors.js';
 
-/** Options of a unary call. */
+/** Options of a unary call. See [docs/guide.md](../docs/guide.md#the-a2a-client-on-its-own). */
 export interface CallOptions {
   /** Aborts the request (its socket is released); the call rejects with AbortedError. */
   signal?: AbortSignal;
@@ -17,7 +17,7 @@ export interface CallOptions {
   timeoutMs?: number;
 }
 
-/** Options of a streaming call. */
+/** Options of a streaming call. See [docs/guide.md](../docs/guide.md#the-a2a-client-on-its-own). */
 export interface StreamOptions {
   /** Aborts the stream (its socket is released); iteration rejects with AbortedError. */
   signal?: AbortSignal;
@@ -27,36 +27,43 @@ export interface StreamOptions {
   connectTimeoutMs?: number;
 }
 
+/** The parameters of GetTask. See [docs/guide.md](../docs/guide.md#the-a2a-client-on-its-own). */
 export interface GetTaskParams {
   id: string;
   historyLength?: number;
 }
 
+/** The parameters of CancelTask. See [docs/guide.md](../docs/guide.md#the-a2a-client-on-its-own). */
 export interface CancelTaskParams {
   id: string;
   metadata?: Record<string, unknown>;
 }
 
+/** The parameters of SubscribeToTask. See [docs/guide.md](../docs/guide.md#the-a2a-client-on-its-own). */
 export interface SubscribeToTaskParams {
   id: string;
 }
 
+/** Names one push notification config of a task. See [docs/push.md](../docs/push.md). */
 export interface PushConfigRef {
   taskId: string;
   id: string;
 }
 
+/** The parameters of ListTaskPushNotificationConfigs. See [docs/push.md](../docs/push.md). */
 export interface ListPushConfigsParams {
   taskId: string;
   pageSize?: number;
   pageToken?: string;
 }
 
+/** One page of a task's push notification configs. See [docs/push.md](../docs/push.md). */
 export interface ListPushConfigsResult {
   configs: TaskPushNotificationConfig[];
   nextPageToken?: string;
 }
 
+/** The A2A operations over one interface of an agent, whatever its binding and version. See [docs/guide.md](../docs/guide.md#the-a2a-client-on-its-own). */
 export interface Transport {
   /** SendMessage. With `configuration.returnImmediately` it returns as soon as the task exists. */
   sendMessage(req: SendMessageRequest, options?: CallOptions): Promise<SendMessageResponse>;
@@ -65,18 +72,24 @@ export interface Transport {
     req: SendMessageRequest,
     options?: StreamOptions,
   ): AsyncGenerator<StreamResponse, void, undefined>;
+  /** GetTask: the task as it is now. */
   getTask(req: GetTaskParams, options?: CallOptions): Promise<Task>;
   /** ListTasks (1.0 only: a 0.3 interface rejects with UnsupportedOperationError). */
   listTasks(req: ListTasksRequest, options?: CallOptions): Promise<ListTasksResponse>;
+  /** CancelTask: asks the agent to cancel the task; returns the task as the agent answered. */
   cancelTask(req: CancelTaskParams, options?: CallOptions): Promise<Task>;
   /**
    * SubscribeToTask: the current task, then live updates. Over REST it POSTs and falls back to
    * GET on 404/405. A task waiting for input keeps the stream open and silent: use `idleTimeoutMs`.
    */
   subscribeToTask(req: SubscribeToTaskParams, options?: StreamOptions): AsyncGenerator<StreamResponse, void, undefined>;
+  /** CreateTaskPushNotificationConfig: makes the agent deliver the task's updates to a webhook. */
   createPushConfig(cfg: TaskPushNotificationConfig, options?: CallOptions): Promise<TaskPushNotificationConfig>;
+  /** GetTaskPushNotificationConfig: one push config of a task. */
   getPushConfig(req: PushConfigRef, options?: CallOptions): Promise<TaskPushNotificationConfig>;
+  /** ListTaskPushNotificationConfigs: a page of the task's push configs. */
   listPushConfigs(req: ListPushConfigsParams, options?: CallOptions): Promise<ListPushConfigsResult>;
+  /** DeleteTaskPushNotificationConfig: removes a push config. */
   deletePushConfig(req: PushConfigRef, options?: CallOptions): Promise<void>;
   /**
    * GetExtendedAgentCard (0.3: the authenticated extended card): the card the agent shows an

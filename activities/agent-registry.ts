@@ -126,6 +126,7 @@ const AgentEntrySchema = z
 
 export const AgentsFileSchema = z.object({ agents: z.record(z.string().min(1), AgentEntrySchema) });
 
+/** The agents file as written (JSON): agent names to URLs and where their credentials are. See [docs/configuration.md](../docs/configuration.md#agents-and-credentials). */
 export type AgentsFile = z.input<typeof AgentsFileSchema>;
 export type AgentEntry = z.output<typeof AgentEntrySchema>;
 export type TlsConfig = z.output<typeof TlsSchema>;
@@ -162,6 +163,7 @@ export interface AgentLocation {
   policy: OutboundPolicy;
 }
 
+/** The agents file, loaded: agent names to card URLs, credential references and settings, which the activities look agents up in. See [docs/configuration.md](../docs/configuration.md#agents-and-credentials). */
 export class AgentRegistry {
   private readonly agents: Record<string, AgentEntry>;
 
@@ -185,6 +187,7 @@ export class AgentRegistry {
     return Object.keys(this.agents);
   }
 
+  /** Every agent of the file, by name. */
   entries(): Array<[string, AgentEntry]> {
     return Object.entries(this.agents);
   }

@@ -29,7 +29,7 @@ export interface ActivityDeps {
   owners: TaskOwners;
 }
 
-/** Push mode's receiver, as the activities see it. */
+/** Push mode's receiver, as the activities see it. See [docs/push.md](../docs/push.md). */
 export interface WebhookDeps {
   /** The receiver's public base URL, e.g. `https://hooks.example.com` (configs point at `<publicUrl>/a2a/push/...`). */
   publicUrl: string;

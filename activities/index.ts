@@ -24,6 +24,7 @@ import type { TrackOutcome } from './task-outcome.js';
 import { TaskOwners } from './task-identity.js';
 import { trackTask, type TrackTaskInput } from './track-task.js';
 
+/** What the delegation activities are built from: the agents file, the A2A client's settings, push mode and telemetry. See [docs/guide.md](../docs/guide.md#delegation-inside-your-own-workflows). */
 export interface CreateActivitiesOptions {
   /** Agent names → URLs and credential references. @default an empty registry (agents by URL only) */
   registry?: AgentRegistry;
@@ -42,15 +43,23 @@ export interface CreateActivitiesOptions {
   telemetry?: ActivityDeps['telemetry'];
 }
 
-/** The activity functions by type name, as workflows see them through `proxyActivities`. */
+/** The activity functions by type name, as workflows see them through `proxyActivities`. See [docs/guide.md](../docs/guide.md#delegation-inside-your-own-workflows). */
 export interface DelegationActivities {
+  /** Fetches and checks the agent card and chooses the interface and the mode. */
   'a2a.resolveAgent': (input: ResolveAgentInput) => Promise<ResolvedAgent>;
+  /** Sends a message with `returnImmediately`, or adopts the task an earlier attempt created. */
   'a2a.sendMessage': (input: SendMessageInput) => Promise<SendOutcome>;
+  /** Sends a message as a stream and follows the reply until the task decides. */
   'a2a.streamMessage': (input: StreamMessageInput) => Promise<StreamTurnOutcome>;
+  /** Follows a task for one round (stream or poll), heartbeating what it has seen. */
   'a2a.trackTask': (input: TrackTaskInput) => Promise<TrackOutcome>;
+  /** Cancels the remote task. */
   'a2a.cancelTask': (input: CancelTaskInput) => Promise<Task | undefined>;
+  /** Reads the task once (push mode). */
   'a2a.getTask': (input: GetTaskInput) => Promise<TrackOutcome>;
+  /** Registers the push config that makes the agent deliver to our webhook receiver. */
   'a2a.registerPushConfig': (input: PushConfigInput) => Promise<PushRegistration>;
+  /** Deletes that push config (idempotent). */
   'a2a.deletePushConfig': (input: PushConfigInput) => Promise<void>;
 }
 

@@ -96,7 +96,7 @@ function taskOutcome(input: SendMessageInput, task: Task, adopted: boolean): Sen
 /**
  * The task that already holds `message`, if an earlier attempt delivered it. Agents without
  * ListTasks (A2A 0.3) cannot be asked for a new conversation: the message is then sent again
- * (at-least-once), which the README states.
+ * (at-least-once), which docs/architecture.md states.
  */
 export async function findSentTask(
   client: A2AClient,

@@ -47,7 +47,7 @@ export interface ArtifactProgress {
   text: string;
 }
 
-/** The tracking activity's heartbeat details: what it has seen, so a new attempt and `watch` can use it. */
+/** The tracking activity's heartbeat details: what it has seen, so a new attempt and `watch` can use it. See [docs/guide.md](../docs/guide.md#the-commands). */
 export interface TrackProgress {
   /** Empty until the agent names the task (a stream turn's first event). */
   taskId: string;

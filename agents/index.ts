@@ -1,6 +1,8 @@
 /**
  * `a2a-temporal/testing`: the sample A2A agents, built on the official `@a2a-js/sdk`, to delegate
- * to in your own tests and demos (each agent's `metadata.scenario` switches: see the README).
+ * to in your own tests and demos (each agent's `metadata.scenario` switches: see docs/architecture.md).
+ *
+ * @module a2a-temporal/testing
  */
 export type { AgentServerOptions, RunningAgent } from './shared/agent-server.js';
 export type { AgentStats } from './shared/agent-stats.js';

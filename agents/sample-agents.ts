@@ -3,6 +3,7 @@ import { startDependencyCompatAgent } from './dependency-compat/server.js';
 import { startLicenseAgent } from './license-checker/server.js';
 import type { RunningAgent } from './shared/agent-server.js';
 
+/** Where the three sample agents listen and how they behave. See [docs/architecture.md](../docs/architecture.md#layout). */
 export interface SampleAgentsOptions {
   /** @default '127.0.0.1' */
   host?: string;
@@ -20,6 +21,7 @@ export interface SampleAgentsOptions {
   chunkDelayMs?: number;
 }
 
+/** The three sample agents, running, and how to stop them. See [docs/architecture.md](../docs/architecture.md#layout). */
 export interface SampleAgents {
   agents: { compat: RunningAgent; changelog: RunningAgent; license: RunningAgent };
   /** Closes all three agents. */

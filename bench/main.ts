@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- --quick]`: the same delegation through every variant, in one process tree
- * and one run (see the README's "Performance" section). Figures go to bench/results/latest.json
+ * and one run (see bench/README.md). Figures go to bench/results/latest.json
  * and markdown tables to stdout; progress goes to stderr. Exits 0 whatever the targets say.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-/** The markdown tables a run prints on stdout (and the README's "Performance" section shows). */
+/** The markdown tables a run prints on stdout (and bench/README.md shows). */
 import type { BenchResults, TargetResult } from './results.js';
 import { VARIANTS } from './variants/variant.js';
 

@@ -2,6 +2,8 @@
  * `a2a-temporal/client`: reading delegations and releases from a Temporal client, as
  * `a2a-temporal status` does. Start them, answer them and query them with `@temporalio/client`
  * and the message definitions and types of `a2a-temporal/workflows` (and `/release`).
+ *
+ * @module a2a-temporal/client
  */
 export {
   readStatus,

@@ -23,7 +23,7 @@ import { workflowUrl, type CliContext } from './context.js';
 import { trackingProgress } from './tracking-progress.js';
 import { findTarget, quickQuery, type TargetKind } from './workflow-target.js';
 
-/** One artifact, chunks assembled: `text` is its text parts joined, `data` its data parts. */
+/** One artifact, chunks assembled: `text` is its text parts joined, `data` its data parts. See [docs/guide.md](../docs/guide.md#the-commands). */
 export interface ArtifactView {
   artifactId: string;
   name?: string;
@@ -33,6 +33,7 @@ export interface ArtifactView {
   parts: number;
 }
 
+/** A question waiting for an answer, as `status` shows it. See [docs/guide.md](../docs/guide.md#the-commands). */
 export interface QuestionView {
   /** The delegation's workflow id (answer it there, or at the release with `--task`). */
   workflowId: string;
@@ -42,6 +43,7 @@ export interface QuestionView {
   text: string;
 }
 
+/** One delegation as `status` shows it: its workflow, agent, phase, task, question and artifacts. See [docs/guide.md](../docs/guide.md#the-commands). */
 export interface DelegationView {
   workflowId: string;
   label?: string;
@@ -61,7 +63,7 @@ export interface DelegationView {
   error?: string;
 }
 
-/** The object `status --json` prints. */
+/** The object `status --json` prints. See [docs/guide.md](../docs/guide.md#the-commands). */
 export interface StatusView {
   workflowId: string;
   kind: TargetKind;
@@ -84,7 +86,7 @@ export interface StatusView {
   error?: string;
 }
 
-/** Where {@link readStatus} reads: a Temporal client, its namespace and (for links) the Web UI's base URL. */
+/** Where {@link readStatus} reads: a Temporal client, its namespace and (for links) the Web UI's base URL. See [docs/guide.md](../docs/guide.md#the-commands). */
 export type StatusSource = Pick<CliContext, 'client' | 'namespace' | 'uiBase'>;
 
 /**

@@ -7,6 +7,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { TrackProgress } from '../activities/index.js';
 
+/** A delegation's running activity as Temporal describes it: attempt, last heartbeat and last failure. See [docs/guide.md](../docs/guide.md#the-commands). */
 export interface PendingActivityView {
   activityType: string;
   attempt: number;

@@ -4,7 +4,7 @@
  * sends). Plain JSON, sandbox-safe.
  */
 
-/** One stored file. */
+/** One stored file. See [docs/files.md](../docs/files.md). */
 export interface ArtifactRef {
   /** The file's name as the agent gave it (else the artifact's): untrusted text, sanitise it before it becomes a path. */
   name: string;

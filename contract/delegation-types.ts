@@ -14,9 +14,10 @@ import type {
   TaskState,
 } from '../a2a/index.js';
 
-/** How the delegation follows the remote task; `auto` picks from the agent card's capabilities. */
+/** How the delegation follows the remote task; `auto` picks from the agent card's capabilities. See [docs/architecture.md](../docs/architecture.md#how-a-delegation-survives-crashes). */
 export type TrackingMode = 'auto' | 'stream' | 'poll' | 'push';
 
+/** The input of the `delegate` workflow: which agent, what to send, how to follow the task and how long to wait. See [docs/guide.md](../docs/guide.md#delegation-inside-your-own-workflows). */
 export interface DelegateInput {
   /**
    * The agent: a name from the worker's agents file (credentials are looked up there, inside
@@ -56,6 +57,7 @@ export interface DelegateInput {
   resume?: ResumeState;
 }
 
+/** How a delegation follows its remote task: round length, backoff, unreachable timeout and push wake-ups. See [docs/architecture.md](../docs/architecture.md#how-a-delegation-survives-crashes). */
 export interface TrackingOptions {
   /** The tracking activity's heartbeat timeout: how fast a dead worker is noticed. @default '5 seconds' */
   heartbeatTimeout?: Duration;
@@ -107,7 +109,7 @@ export interface ResumeState {
   noticesSent?: number;
 }
 
-/** Where a delegation ended. `kind: 'message'` when the agent answered with a direct message. */
+/** Where a delegation ended. `kind: 'message'` when the agent answered with a direct message. See [docs/guide.md](../docs/guide.md#delegation-inside-your-own-workflows). */
 export interface DelegateResult {
   agent: string;
   kind: 'task' | 'message';
@@ -165,7 +167,7 @@ export interface EndpointSecurity {
   scopes?: string[];
 }
 
-/** What activities need to reach an agent: never the card, never a credential. */
+/** What activities need to reach an agent: never the card, never a credential. See [docs/guide.md](../docs/guide.md#delegation-inside-your-own-workflows). */
 export interface AgentRef {
   name: string;
   endpoint: ResolvedEndpoint;
@@ -178,10 +180,11 @@ export interface StatusKey {
   timestamp?: string;
 }
 
-/** Where the delegation is, as its query and the CLI show it. */
+/** Where the delegation is, as its query and the CLI show it. See [docs/guide.md](../docs/guide.md#the-commands). */
 export type DelegationPhase =
   'resolving' | 'sending' | 'working' | 'waiting-for-input' | 'canceling' | 'completed' | 'canceled' | 'failed';
 
+/** A question an agent asked (input-required or auth-required) that waits for an answer. See [docs/guide.md](../docs/guide.md#delegation-inside-your-own-workflows). */
 export interface PendingQuestion {
   /** Identifies this question within its delegation (`q1`, `q2`, …): an answer names the question it answers. */
   id?: string;
@@ -195,6 +198,7 @@ export interface PendingQuestion {
   askedAt: string;
 }
 
+/** What the `status` query of a delegation returns: its phase, task, question and artifacts so far. See [docs/guide.md](../docs/guide.md#delegation-inside-your-own-workflows). */
 export interface DelegationStatus {
   kind: 'delegation';
   agent: string;
@@ -220,7 +224,7 @@ export interface DelegationStatus {
   remoteCancel?: string;
 }
 
-/** What a delegation running as a child tells its parent (signal `delegationChanged`): no artifacts. */
+/** What a delegation running as a child tells its parent (signal `delegationChanged`): no artifacts. See [docs/guide.md](../docs/guide.md#delegation-inside-your-own-workflows). */
 export type DelegationNotice = Omit<DelegationStatus, 'artifacts' | 'kind'> & {
   workflowId: string;
   /** Increases with every notice of this delegation: signals sent together may arrive out of order. */
@@ -247,7 +251,7 @@ export interface TaskUpdatedNotice {
   configId?: string;
 }
 
-/** Payload of the `answer` update and signal. */
+/** Payload of the `answer` update and signal. See [docs/guide.md](../docs/guide.md#delegation-inside-your-own-workflows). */
 export interface AnswerInput {
   /** The answer text; must not be empty. */
   text: string;
@@ -267,7 +271,7 @@ export interface AnswerInput {
   by?: string;
 }
 
-/** What the `answer` update returns once the answer is accepted. */
+/** What the `answer` update returns once the answer is accepted. See [docs/guide.md](../docs/guide.md#delegation-inside-your-own-workflows). */
 export interface AnswerReceipt {
   taskId: string;
   /** The question answered. */

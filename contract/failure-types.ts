@@ -3,6 +3,7 @@
  * (never on `instanceof`); a retry policy's `nonRetryableErrorTypes` can name them too.
  * Protocol and transport errors from the A2A client keep their own codes, prefixed `A2A_`
  * (e.g. `A2A_TASK_NOT_FOUND`, `A2A_INVALID_AGENT_RESPONSE`, `A2A_CONNECTION_FAILED`).
+ * See [docs/guide.md](../docs/guide.md#delegation-inside-your-own-workflows).
  */
 export const FailureType = {
   /** The agent ended the task in TASK_STATE_FAILED. */

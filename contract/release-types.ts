@@ -6,7 +6,7 @@ import type { Duration } from '@temporalio/common';
 import type { DelegationPhase, PendingQuestion, TrackingMode } from './delegation-types.js';
 import type { TaskState } from '../a2a/index.js';
 
-/** One delegation the release makes (besides the analysis' follow-up). */
+/** One delegation the release makes (besides the analysis' follow-up). See [docs/guide.md](../docs/guide.md#the-commands). */
 export interface CheckSpec {
   /** Short name, also the last part of the child workflow id: `<release id>/<label>`. */
   label: string;
@@ -18,6 +18,7 @@ export interface CheckSpec {
   metadata?: Record<string, unknown>;
 }
 
+/** The input of the `release` workflow: the service, the versions, the manifest and the checks to run. See [docs/guide.md](../docs/guide.md#the-commands). */
 export interface ReleaseInput {
   service: string;
   fromVersion: string;
@@ -36,6 +37,7 @@ export interface ReleaseInput {
   approvalTimeout?: Duration;
 }
 
+/** Where a release is, as `status` and the `ReleasePhase` search attribute show it. See [docs/guide.md](../docs/guide.md#the-commands). */
 export type ReleasePhase =
   | 'analysing'
   | 'waiting-for-input'
@@ -46,9 +48,10 @@ export type ReleasePhase =
   | 'failed'
   | 'canceled';
 
+/** How a release ended. See [docs/guide.md](../docs/guide.md#the-commands). */
 export type ReleaseOutcome = 'approved' | 'rejected' | 'failed';
 
-/** One delegation of the release, as the release last heard of it. */
+/** One delegation of the release, as the release last heard of it. See [docs/guide.md](../docs/guide.md#the-commands). */
 export interface ReleaseDelegation {
   label: string;
   workflowId: string;
@@ -64,13 +67,14 @@ export interface ReleaseDelegation {
   seq?: number;
 }
 
-/** A question waiting for an answer, with the delegation it belongs to. */
+/** A question waiting for an answer, with the delegation it belongs to. See [docs/guide.md](../docs/guide.md#the-commands). */
 export interface ReleaseQuestion extends PendingQuestion {
   label: string;
   workflowId: string;
   agent: string;
 }
 
+/** One dependency of the report: current and suggested version, risk and reason. See [docs/guide.md](../docs/guide.md#the-commands). */
 export interface Finding {
   name: string;
   current?: string;
@@ -79,6 +83,7 @@ export interface Finding {
   reason?: string;
 }
 
+/** How one check (or the analysis) of a release ended. See [docs/guide.md](../docs/guide.md#the-commands). */
 export interface CheckOutcome {
   label: string;
   agent: string;
@@ -88,6 +93,7 @@ export interface CheckOutcome {
   summary: string;
 }
 
+/** The report a release builds for approval: the findings sorted by risk and the checks' outcomes. See [docs/guide.md](../docs/guide.md#the-commands). */
 export interface ReleaseReport {
   service: string;
   fromVersion: string;
@@ -102,6 +108,7 @@ export interface ReleaseReport {
   markdown: string;
 }
 
+/** The approval or rejection of a release: who decided, when and why. See [docs/guide.md](../docs/guide.md#the-commands). */
 export interface Decision {
   outcome: 'approved' | 'rejected';
   by: string;
@@ -110,6 +117,7 @@ export interface Decision {
   at: string;
 }
 
+/** What the `release` workflow returns: its outcome, report and decision. See [docs/guide.md](../docs/guide.md#the-commands). */
 export interface ReleaseResult {
   releaseId: string;
   service: string;
@@ -122,6 +130,7 @@ export interface ReleaseResult {
   report?: ReleaseReport;
 }
 
+/** What the `status` query of a release returns: its phase, delegations, questions, report and decision. See [docs/guide.md](../docs/guide.md#the-commands). */
 export interface ReleaseStatus {
   kind: 'release';
   releaseId: string;
@@ -138,7 +147,7 @@ export interface ReleaseStatus {
   reason?: string;
 }
 
-/** Payload of the `approve` and `reject` updates. */
+/** Payload of the `approve` and `reject` updates. See [docs/guide.md](../docs/guide.md#the-commands). */
 export interface DecisionInput {
   /** Who decides (shown in the report and the UI). */
   by: string;
@@ -146,7 +155,7 @@ export interface DecisionInput {
   reason?: string;
 }
 
-/** What the release's `answer` update returns: which delegation got the answer. */
+/** What the release's `answer` update returns: which delegation got the answer. See [docs/guide.md](../docs/guide.md#the-commands). */
 export interface ReleaseAnswerReceipt {
   label: string;
   workflowId: string;

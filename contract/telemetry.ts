@@ -5,7 +5,7 @@
  * carries a credential, message text or artifact content: only names, ids, states and counts.
  */
 
-/** The `a2a.*` span attributes (README: Observability). */
+/** The `a2a.*` span attributes (docs/observability.md). */
 export const A2A_ATTR = {
   /** The agent as the caller named it (a name from the agents file, or its URL without user info or query). */
   agent: 'a2a.agent',
@@ -33,7 +33,7 @@ export const A2A_ATTR = {
   pushOutcome: 'a2a.push.outcome',
 } as const;
 
-/** Our metrics (README: Observability): name, unit. Emitted through the Temporal runtime's meter. */
+/** Our metrics (docs/observability.md): name, unit. Emitted through the Temporal runtime's meter. */
 export const A2A_METRIC = {
   delegationsStarted: 'a2a_delegations_started',
   delegationsCompleted: 'a2a_delegations_completed',

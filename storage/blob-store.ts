@@ -10,7 +10,7 @@
 
 import type { BlobReference, MetaObjects } from './references.js';
 
-/** What the store says about one blob. */
+/** What the store says about one blob. See [docs/files.md](../docs/files.md#the-store). */
 export interface StoredBlob {
   /** `sha256:<hex>`: what a reference keeps. */
   key: string;
@@ -20,7 +20,7 @@ export interface StoredBlob {
   size: number;
 }
 
-/** One blob in a listing (for retention). */
+/** One blob in a listing (for retention). See [docs/files.md](../docs/files.md#the-store). */
 export interface ListedBlob {
   key: string;
   size: number;
@@ -28,21 +28,24 @@ export interface ListedBlob {
   modifiedAt: Date;
 }
 
-/** Bytes to store: one buffer, or a stream of chunks (a Node `Readable` is one). */
+/** Bytes to store: one buffer, or a stream of chunks (a Node `Readable` is one). See [docs/files.md](../docs/files.md#the-store). */
 export type BlobContent = Uint8Array | AsyncIterable<Uint8Array>;
 
+/** How a blob is written: cancellation and the workflow it is kept for. See [docs/files.md](../docs/files.md#the-store). */
 export interface BlobWriteOptions {
   signal?: AbortSignal;
   /** The workflow that will hold the blob (recorded before the blob is written). */
   reference?: BlobReference;
 }
 
+/** How a blob is read: cancellation and the largest size accepted. See [docs/files.md](../docs/files.md#the-store). */
 export interface BlobReadOptions {
   signal?: AbortSignal;
   /** Refuse a blob larger than this many bytes (checked before anything is read). */
   maxBytes?: number;
 }
 
+/** The content-addressed store of files and large payloads, on a filesystem or S3. See [docs/files.md](../docs/files.md#the-store). */
 export interface BlobStore {
   /** `fs` or `s3`. */
   readonly kind: string;
@@ -91,6 +94,7 @@ export interface BlobStore {
  * skips the bytes the session already holds and writes only the rest. `held()` says how many
  * bytes are stored (after a worker was killed: what survived), so a writer can also skip ahead.
  * `finalize` twice returns the same blob.
+ * See [docs/files.md](../docs/files.md#the-store).
  */
 export interface AppendSession {
   readonly sessionId: string;

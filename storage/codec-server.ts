@@ -34,6 +34,7 @@ import { BLOB_DRIVER_NAME, DEFAULT_THRESHOLD_BYTES, readVerified } from './tempo
 
 const PayloadProto = proto.temporal.api.common.v1.Payload;
 
+/** What the codec server decodes with: the blob store, the token and the Web UI's origin. See [docs/files.md](../docs/files.md#the-codec-server). */
 export interface CodecServerOptions {
   store: BlobStore;
   /** The payload codecs of your workers' data converter (encryption, compression), in their order. @default none */
@@ -50,6 +51,7 @@ export interface CodecServerOptions {
   thresholdBytes?: number;
 }
 
+/** Where the codec server listens. See [docs/files.md](../docs/files.md#the-codec-server). */
 export interface CodecServerListenOptions {
   /** @default '127.0.0.1' */
   host?: string;
@@ -59,10 +61,12 @@ export interface CodecServerListenOptions {
   allowUnauthenticated?: boolean;
 }
 
+/** A codec server listening on its port, and how to stop it. See [docs/files.md](../docs/files.md#the-codec-server). */
 export interface RunningCodecServer {
   /** `http://host:port`: the endpoint to give the UI (append `/<token>` for a UI that cannot send the header). */
   url: string;
   server: Server;
+  /** Stops the codec server. */
   close(): Promise<void>;
 }
 

@@ -51,7 +51,7 @@ const BlobEnvSchema = z.object({
   A2A_BLOB_MAX_PAYLOAD_BYTES: positiveInt.default(64 * 1024 * 1024),
 });
 
-/** Where blobs are kept. */
+/** Where blobs are kept. See [docs/files.md](../docs/files.md#settings). */
 export type BlobStoreConfig =
   | { kind: 'fs'; dir: string }
   | {
@@ -64,7 +64,7 @@ export type BlobStoreConfig =
       partSize?: number;
     };
 
-/** The blob store and how Temporal's External Storage uses it. */
+/** The blob store and how Temporal's External Storage uses it. See [docs/files.md](../docs/files.md#settings). */
 export interface BlobSettings {
   store: BlobStoreConfig;
   /** Offload Temporal payloads above `thresholdBytes` to the store (External Storage). */
@@ -122,6 +122,7 @@ const CodecEnvSchema = z.object({
  * | `A2A_CODEC_CORS_ORIGINS` | the Web UIs' origins, comma-separated | the embedded UI's (`:8233`) |
  * | `A2A_CODEC_MAX_BODY_BYTES` | the largest request | 8 MiB |
  * | `A2A_CODEC_ALLOW_UNAUTHENTICATED` | no token beyond loopback (behind a proxy that authenticates) | `false` |
+ * See [docs/files.md](../docs/files.md#the-codec-server).
  */
 export interface CodecServerSettings {
   token?: string;

@@ -3,7 +3,7 @@
  * names the reference. A missing or unreadable blob is a typed failure, never a crash.
  */
 
-/** Stable codes of blob store failures (activities map them to `ApplicationFailure` types). */
+/** Stable codes of blob store failures (activities map them to `ApplicationFailure` types). See [docs/files.md](../docs/files.md#the-store). */
 export const BlobErrorCode = {
   /** No blob under that key (removed by retention, or never stored in this store). */
   notFound: 'A2A_BLOB_NOT_FOUND',
@@ -19,7 +19,7 @@ export const BlobErrorCode = {
 
 export type BlobErrorCode = (typeof BlobErrorCode)[keyof typeof BlobErrorCode];
 
-/** A failure of the blob store; `code` says which. */
+/** A failure of the blob store; `code` says which. See [docs/files.md](../docs/files.md#the-store). */
 export class BlobStoreError extends Error {
   override readonly name: string = 'BlobStoreError';
   constructor(
@@ -31,7 +31,7 @@ export class BlobStoreError extends Error {
   }
 }
 
-/** No blob under `key`. */
+/** No blob under `key`. See [docs/files.md](../docs/files.md#the-store). */
 export class BlobNotFoundError extends BlobStoreError {
   override readonly name = 'BlobNotFoundError';
   constructor(
@@ -47,7 +47,7 @@ export class BlobNotFoundError extends BlobStoreError {
   }
 }
 
-/** `key` is not a blob key of ours. */
+/** `key` is not a blob key of ours. See [docs/files.md](../docs/files.md#the-store). */
 export class InvalidBlobKeyError extends BlobStoreError {
   override readonly name = 'InvalidBlobKeyError';
   constructor(key: string) {
@@ -56,7 +56,7 @@ export class InvalidBlobKeyError extends BlobStoreError {
   }
 }
 
-/** The blob is larger than the reader accepts. */
+/** The blob is larger than the reader accepts. See [docs/files.md](../docs/files.md#the-store). */
 export class BlobTooLargeError extends BlobStoreError {
   override readonly name = 'BlobTooLargeError';
   constructor(key: string, size: number, max: number) {
@@ -64,7 +64,7 @@ export class BlobTooLargeError extends BlobStoreError {
   }
 }
 
-/** An append at `offset` when the session holds only `held` bytes. */
+/** An append at `offset` when the session holds only `held` bytes. See [docs/files.md](../docs/files.md#the-store). */
 export class AppendGapError extends BlobStoreError {
   override readonly name = 'AppendGapError';
   constructor(session: string, offset: number, held: number) {

@@ -28,11 +28,13 @@ import { protectBlob, type BlobReference, type MetaObjects } from './references.
 import { blobKey, digestOf, sessionName } from './blob-key.js';
 import { AppendGapError, BlobNotFoundError, BlobTooLargeError, unavailable } from './errors.js';
 
+/** Where the filesystem blob store keeps its files. See [docs/files.md](../docs/files.md#the-store). */
 export interface FsBlobStoreOptions {
   /** The folder; created when missing. */
   dir: string;
 }
 
+/** The blob store on a filesystem folder. See [docs/files.md](../docs/files.md#the-store). */
 export class FsBlobStore implements BlobStore {
   readonly kind = 'fs';
   readonly location: string;
@@ -158,6 +160,7 @@ export class FsBlobStore implements BlobStore {
     await rename(file, target);
   }
 
+  /** The file that holds the blob with this SHA-256. */
   blobPath(sha256: string): string {
     return join(this.dir, 'sha256', sha256.slice(0, 2), sha256);
   }

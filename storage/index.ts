@@ -2,6 +2,8 @@
  * `a2a-temporal/storage`: the blob store under files and large payloads, for code OUTSIDE
  * workflows. The store (filesystem or S3-compatible, from the A2A_BLOB_* / A2A_S3_* settings),
  * Temporal's External Storage on it for your own clients and workers, and typed failures.
+ *
+ * @module a2a-temporal/storage
  */
 export type {
   AppendSession,

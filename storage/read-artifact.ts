@@ -11,6 +11,7 @@ import type { BlobStore } from './blob-store.js';
 import { loadBlobSettings, openBlobStore } from './config.js';
 import { BlobErrorCode, BlobStoreError } from './errors.js';
 
+/** How `readArtifact` reads an artifact: the store and the caps. See [docs/files.md](../docs/files.md#getting-the-files). */
 export interface ReadArtifactOptions {
   /** The store to read from. @default the store of the environment's settings (A2A_BLOB_*, A2A_S3_*) */
   store?: BlobStore;

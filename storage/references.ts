@@ -22,20 +22,22 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-/** Who holds a blob: a workflow of a namespace (payloads in its history, artifacts in its result). */
+/** Who holds a blob: a workflow of a namespace (payloads in its history, artifacts in its result). See [docs/files.md](../docs/files.md#retention). */
 export interface BlobReference {
   namespace: string;
   /** Absent: written for no workflow we know (a codec server's `/encode`): kept for the untracked TTL. */
   workflowId?: string;
 }
 
-/** Small named objects beside the blobs (each driver keeps them its own way). */
+/** Small named objects beside the blobs (each driver keeps them its own way). See [docs/files.md](../docs/files.md#retention). */
 export interface MetaObjects {
   /** Writes `body` at `path`; with `exclusive`, false when something is there already. */
   write(path: string, body: string, options?: { exclusive?: boolean }): Promise<boolean>;
   /** Every object under `prefix`, with its path (below meta/) and when it was written. */
   list(prefix: string): AsyncIterable<{ path: string; modifiedAt: Date }>;
+  /** Reads a metadata object, or undefined when there is none. */
   read(path: string): Promise<{ body: string; modifiedAt: Date } | undefined>;
+  /** Removes a metadata object. */
   remove(path: string): Promise<void>;
 }
 

@@ -23,9 +23,10 @@ import type { BlobStore } from './blob-store.js';
 import type { WorkflowService } from '@temporalio/client';
 import { GrpcStatus, grpcCode } from '../platform/grpc-status.js';
 
-/** Whether a workflow can still hold claims: open, or closed within its namespace's retention. */
+/** Whether a workflow can still hold claims: open, or closed within its namespace's retention. See [docs/files.md](../docs/files.md#retention). */
 export type WorkflowLiveness = (reference: Required<BlobReference>) => Promise<boolean>;
 
+/** What `blobs gc` keeps: the namespace, the grace period and whether it only reports. See [docs/files.md](../docs/files.md#retention). */
 export interface RetentionOptions {
   store: BlobStore;
   isAlive: WorkflowLiveness;
@@ -41,6 +42,7 @@ export interface RetentionOptions {
   now?: number;
 }
 
+/** What a retention run found and removed. See [docs/files.md](../docs/files.md#retention). */
 export interface RetentionReport {
   /** Blobs looked at. */
   blobs: number;

@@ -52,6 +52,7 @@ import { AppendGapError, BlobNotFoundError, BlobTooLargeError, unavailable } fro
 /** S3's smallest part (but the last). */
 const MIN_PART_SIZE = 5 * 1024 * 1024;
 
+/** The bucket, endpoint and credentials of the S3 blob store. See [docs/files.md](../docs/files.md#the-store). */
 export interface S3BlobStoreOptions {
   bucket: string;
   /** Prepended to every key (`a2a/` → `a2a/blobs/…`). @default '' */

@@ -36,6 +36,7 @@ export const BLOB_DRIVER_NAME = 'a2a-temporal-blobs';
 /** Temporal's default threshold (256 KiB): payloads of at least this many bytes go to the store. */
 export const DEFAULT_THRESHOLD_BYTES = 256 * 1024;
 
+/** How Temporal's External Storage uses the blob store: the store, the threshold and the largest payload. See [docs/files.md](../docs/files.md). */
 export interface BlobStorageOptions {
   store: BlobStore;
   /** @default 262144 (Temporal's 256 KiB); 0 sends every payload to the store */
@@ -44,7 +45,7 @@ export interface BlobStorageOptions {
   maxPayloadBytes?: number;
 }
 
-/** A Temporal `StorageDriver` over the blob store: a payload becomes one content-addressed blob. */
+/** A Temporal `StorageDriver` over the blob store: a payload becomes one content-addressed blob. See [docs/files.md](../docs/files.md). */
 export class BlobStorageDriver implements StorageDriver {
   readonly name = BLOB_DRIVER_NAME;
   readonly type = 'a2a-temporal.blob-store';
@@ -54,6 +55,7 @@ export class BlobStorageDriver implements StorageDriver {
     private readonly maxPayloadBytes = 64 * 1024 * 1024,
   ) {}
 
+  /** Writes each payload as one blob and returns the claims that history keeps. */
   async store(context: StorageDriverStoreContext, payloads: Payload[]): Promise<StorageDriverClaim[]> {
     const claims: StorageDriverClaim[] = [];
     // The workflow whose history will hold the claim (an activity's result: its workflow), for retention.
@@ -69,6 +71,7 @@ export class BlobStorageDriver implements StorageDriver {
     return claims;
   }
 
+  /** Reads the payloads that claims name back from the store. */
   async retrieve(context: StorageDriverRetrieveContext, claims: StorageDriverClaim[]): Promise<Payload[]> {
     return Promise.all(
       claims.map(async (claim) => {

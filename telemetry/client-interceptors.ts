@@ -7,6 +7,7 @@ import type { ClientOptions } from '@temporalio/client';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import { activeTracing } from './tracing.js';
 
+/** The interceptors that make a Temporal client start and join traces, when tracing is on (none when it is off). */
 export function tracingClientOptions(): Pick<ClientOptions, 'interceptors'> {
   return activeTracing() ? { interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } } : {};
 }

@@ -40,7 +40,7 @@ export function runtimeTelemetryOptions(settings: TelemetrySettings): TelemetryO
 
 /**
  * Installs the process's Temporal runtime with `logger` and the metrics the environment asks
- * for; our worker-side metrics then use its meter ({@link activeMeter}).
+ * for; our worker-side metrics then use its meter (`activeMeter()`).
  * @throws Error naming the variable when one is invalid, or when the Prometheus address cannot be bound.
  */
 export function installRuntime(logger: Logger, env: NodeJS.ProcessEnv = process.env): void {

@@ -18,6 +18,7 @@ import type { BasicTracerProvider, SpanProcessor } from '@opentelemetry/sdk-trac
 import { RedactingSpanProcessor } from './redaction.js';
 import { telemetrySettings } from './settings.js';
 
+/** Tracing as started from the `OTEL_*` variables: whether it is on, and how to flush and stop it. See [docs/observability.md](../docs/observability.md). */
 export interface Tracing {
   /** Where spans made elsewhere (the worker's workflow spans, sent out of the sandbox) are handed in. */
   spanProcessor: SpanProcessor;

@@ -16,6 +16,7 @@ import type { ActivityInterceptors, InjectedSinks } from '@temporalio/worker';
 import { A2AMetrics } from './metrics.js';
 import type { Tracing } from './tracing.js';
 
+/** What a worker needs for tracing: the interceptors and sinks that the plugin adds. See [docs/observability.md](../docs/observability.md). */
 export interface WorkerTelemetry {
   tracing?: Tracing | undefined;
   meter?: MetricMeter | undefined;

@@ -4,6 +4,8 @@
  * workflows of its own); the rest is what a worker needs around it: the agents file, push
  * mode's settings and webhook receiver, tracing and metrics. Workflow code imports
  * `a2a-temporal/workflows` instead.
+ *
+ * @module a2a-temporal/worker
  */
 export {
   a2aTemporalPlugin,

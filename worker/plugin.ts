@@ -62,6 +62,7 @@ class A2ATemporalPlugin extends SimplePlugin {
   }
 }
 
+/** The options of `a2aTemporalPlugin`: the agents file, the A2A client's settings and push mode, as for `createActivities`. See [docs/guide.md](../docs/guide.md#delegation-inside-your-own-workflows). */
 export interface A2ATemporalPluginOptions extends Omit<CreateActivitiesOptions, 'telemetry'> {
   /**
    * Tracing and metrics. Default: what this process started (`startTracing`, and the meter of a
@@ -104,7 +105,7 @@ function withStore(blobs: BlobStorageOptions) {
   return (converter: DataConverter | undefined): DataConverter => withBlobStorage(converter, blobs);
 }
 
-/** Thrown when the worker already has an activity under one of our (prefixed) names. */
+/** Thrown when the worker already has an activity under one of our (prefixed) names. See [docs/guide.md](../docs/guide.md#delegation-inside-your-own-workflows). */
 export class ActivityNameClashError extends Error {
   override readonly name = 'ActivityNameClashError';
 }

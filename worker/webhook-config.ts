@@ -58,6 +58,7 @@ const WebhookEnvSchema = z.object({
   A2A_WEBHOOK_IDLE_TIMEOUT_MS: positive.optional(),
 });
 
+/** Push mode's settings, read from the environment: the public URL, the secrets, where the receiver binds and its limits. See [docs/push.md](../docs/push.md). */
 export interface WebhookReceiverConfig {
   secret: string;
   previousSecrets: string[];

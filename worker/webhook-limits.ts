@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import ipaddr from 'ipaddr.js';
 import { LRUCache } from 'lru-cache';
 
+/** The webhook receiver's limits: request rates, connections, body size and timeouts. See [docs/push.md](../docs/push.md#limits-and-their-settings). */
 export interface ReceiverLimits {
   /** Requests answered a second, in all (past it: 429); 0: no limit. @default 1000 */
   requestsPerSecond: number;

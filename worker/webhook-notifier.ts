@@ -3,7 +3,7 @@ import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { TaskUpdatedNotice } from '../contract/delegation-types.js';
 import { taskUpdatedSignal } from '../contract/messages.js';
 
-/** `delivered` when the workflow got the signal, `gone` when it no longer runs. Other failures throw. */
+/** `delivered` when the workflow got the signal, `gone` when it no longer runs. Other failures throw. See [docs/push.md](../docs/push.md). */
 export type PushNotifier = (workflowId: string, notice: TaskUpdatedNotice) => Promise<'delivered' | 'gone'>;
 
 /**

@@ -59,6 +59,7 @@ export const STATS_PATH = `${PUSH_PATH_PREFIX}stats`;
 /** `POST` here (stats listener only) restarts the peak memory and event-loop delay the counters show. */
 export const STATS_RESET_PATH = `${STATS_PATH}/reset`;
 
+/** What the webhook receiver needs: a Temporal client to signal with and the secrets that bind credentials. See [docs/push.md](../docs/push.md). */
 export interface WebhookReceiverOptions {
   /** The receiver secret (A2A_WEBHOOK_SECRET); per-delegation credentials are derived from it. */
   secret: string;
@@ -68,7 +69,7 @@ export interface WebhookReceiverOptions {
   notify: PushNotifier;
   /** Larger bodies are refused with 413. @default 1 MiB */
   maxBodyBytes?: number;
-  /** Request rates, signal interval, connection caps and timeouts. @default {@link defaultReceiverLimits} */
+  /** Request rates, signal interval, connection caps and timeouts. @default the limits of [docs/push.md](../docs/push.md#limits-and-their-settings) */
   limits?: Partial<ReceiverLimits>;
   /** Where refusals and failures are logged, sampled (see the file's comment). @default console */
   logger?: Pick<Console, 'warn' | 'error'>;
@@ -92,6 +93,7 @@ export interface DeliveryObserver {
   ): Promise<'delivered' | 'gone'>;
 }
 
+/** The push webhook receiver: verifies agents' deliveries and signals the delegations they belong to. See [docs/push.md](../docs/push.md). */
 export interface WebhookReceiver {
   /**
    * The request listener: mount it on a server of your own, or use {@link startWebhookReceiver}
@@ -124,6 +126,7 @@ interface Refusal {
   headers?: Record<string, string>;
 }
 
+/** Creates the push webhook receiver's request handler, without a listener of its own (to mount it in your own server). */
 export function createWebhookReceiver(options: WebhookReceiverOptions & ListenerParts): WebhookReceiver {
   const secrets = [options.secret, ...(options.previousSecrets ?? [])].filter((s) => s.length > 0);
   if (secrets.length === 0) throw new Error('The webhook receiver needs a secret: set A2A_WEBHOOK_SECRET.');
@@ -372,8 +375,9 @@ function notSignaled(binding: PushBinding, err: unknown): string {
   return `webhook: could not signal workflow ${printable(binding.workflowId)} (task ${printable(binding.taskId)}): ${printable((err as Error)?.message ?? String(err))}`;
 }
 
+/** Where the webhook receiver listens, and the limits and observer of its listener. See [docs/push.md](../docs/push.md). */
 export interface WebhookListenOptions extends WebhookReceiverOptions {
-  /** @default '127.0.0.1' (put a TLS-terminating reverse proxy in front; see the README) */
+  /** @default '127.0.0.1' (put a TLS-terminating reverse proxy in front; see docs/push.md) */
   host?: string;
   /** 0 picks a free port. @default 0 */
   port?: number;
@@ -383,6 +387,7 @@ export interface WebhookListenOptions extends WebhookReceiverOptions {
   statsHost?: string;
 }
 
+/** A webhook receiver listening on its port, and how to stop it. See [docs/push.md](../docs/push.md). */
 export interface RunningWebhookReceiver extends WebhookReceiver {
   /** `http://host:port` actually bound. */
   url: string;

@@ -25,8 +25,10 @@ export const REJECTION_STATUS = {
   'task-mismatch': 403,
 } as const;
 
+/** Why the webhook receiver refused a delivery, as counted in its stats. See [docs/push.md](../docs/push.md). */
 export type RejectionReason = keyof typeof REJECTION_STATUS;
 
+/** The webhook receiver's counters: deliveries received, signalled, coalesced and refused by reason. See [docs/push.md](../docs/push.md#counters-memory-and-event-loop-delay). */
 export interface WebhookStats {
   /** Requests answered (connections closed by a cap or a timeout are under `connections`). */
   received: number;

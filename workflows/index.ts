@@ -3,6 +3,8 @@
  * share its message definitions and types). Register our workflow in your worker's bundle by
  * name, from your workflows file: `export { delegate } from 'a2a-temporal/workflows';` (every
  * function a workflows file exports becomes a workflow type, so never `export *` from here).
+ *
+ * @module a2a-temporal/workflows
  */
 export { delegate } from './delegate/delegate.js';
 export { delegateTo, startDelegation, type DelegationChildOptions } from './delegate/child.js';

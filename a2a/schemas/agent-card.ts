@@ -28,6 +28,7 @@ const AgentInterfaceWire = wireObject({
   /** If set, copied into every request (REST path prefix, JSON-RPC `tenant` param). */
   tenant: z.string().optional(),
 });
+/** One interface an agent card offers: URL, binding and protocol version. See [docs/grpc.md](../../docs/grpc.md#choosing-an-interface). */
 export interface AgentInterface extends z.infer<typeof AgentInterfaceWire> {}
 export const AgentInterfaceSchema: z.ZodType<AgentInterface> = AgentInterfaceWire;
 
@@ -37,6 +38,7 @@ const AgentExtensionWire = wireObject({
   required: z.boolean().optional(),
   params: MetadataSchema.optional(),
 });
+/** An extension of the protocol an agent declares on its card. See [docs/guide.md](../../docs/guide.md#the-a2a-client-on-its-own). */
 export interface AgentExtension extends z.infer<typeof AgentExtensionWire> {}
 export const AgentExtensionSchema: z.ZodType<AgentExtension> = AgentExtensionWire;
 
@@ -46,13 +48,14 @@ const AgentCapabilitiesWire = wireObject({
   extendedAgentCard: z.boolean().optional(),
   extensions: z.array(AgentExtensionSchema).optional(),
 });
+/** What an agent card says the agent can do: streaming, push notifications, the extended card. See [docs/guide.md](../../docs/guide.md#the-a2a-client-on-its-own). */
 export interface AgentCapabilities extends z.infer<typeof AgentCapabilitiesWire> {}
 export const AgentCapabilitiesSchema: z.ZodType<AgentCapabilities> = AgentCapabilitiesWire;
 
 const SecurityRequirementWire = wireObject({
   schemes: z.record(z.string(), wireObject({ list: StringListSchema.default([]) })).default({}),
 });
-/** `{"schemes":{"oidc":{"list":["openid"]}}}`: all schemes of one entry are needed together. */
+/** `{"schemes":{"oidc":{"list":["openid"]}}}`: all schemes of one entry are needed together. See [docs/configuration.md](../../docs/configuration.md#agents-and-credentials). */
 export interface SecurityRequirement extends z.infer<typeof SecurityRequirementWire> {}
 export const SecurityRequirementSchema: z.ZodType<SecurityRequirement> = SecurityRequirementWire;
 
@@ -66,6 +69,7 @@ const AgentSkillWire = wireObject({
   outputModes: StringListSchema.optional(),
   securityRequirements: z.array(SecurityRequirementSchema).optional(),
 });
+/** A skill an agent card lists. See [docs/guide.md](../../docs/guide.md#the-a2a-client-on-its-own). */
 export interface AgentSkill extends z.infer<typeof AgentSkillWire> {}
 export const AgentSkillSchema: z.ZodType<AgentSkill> = AgentSkillWire;
 
@@ -73,6 +77,7 @@ const AgentProviderWire = wireObject({
   url: z.string().default(''),
   organization: z.string().default(''),
 });
+/** Who provides an agent, as its card says. See [docs/guide.md](../../docs/guide.md#the-a2a-client-on-its-own). */
 export interface AgentProvider extends z.infer<typeof AgentProviderWire> {}
 export const AgentProviderSchema: z.ZodType<AgentProvider> = AgentProviderWire;
 
@@ -125,6 +130,7 @@ const SecuritySchemeWire = wireObject({
  * `{"apiKeySecurityScheme":{"location":"header","name":"X-API-Key"}}`,
  * `{"httpAuthSecurityScheme":{"scheme":"Bearer"}}`, `{"oauth2SecurityScheme":{…}}`,
  * `{"openIdConnectSecurityScheme":{…}}`, `{"mtlsSecurityScheme":{}}`.
+ * See [docs/configuration.md](../../docs/configuration.md#agents-and-credentials).
  */
 export interface SecurityScheme extends z.infer<typeof SecuritySchemeWire> {}
 export const SecuritySchemeSchema: z.ZodType<SecurityScheme> = SecuritySchemeWire;
@@ -134,6 +140,7 @@ const AgentCardSignatureWire = wireObject({
   signature: z.string(),
   header: MetadataSchema.optional(),
 });
+/** A JWS signature over an agent card. See [docs/security.md](../../docs/security.md). */
 export interface AgentCardSignature extends z.infer<typeof AgentCardSignatureWire> {}
 export const AgentCardSignatureSchema: z.ZodType<AgentCardSignature> = AgentCardSignatureWire;
 
@@ -156,5 +163,6 @@ const AgentCardWire = wireObject({
   skills: z.array(AgentSkillSchema).default([]),
   signatures: z.array(AgentCardSignatureSchema).optional(),
 });
+/** An A2A agent card: who the agent is, where and how to reach it, and what it can do. See [docs/guide.md](../../docs/guide.md#the-a2a-client-on-its-own). */
 export interface AgentCard extends z.infer<typeof AgentCardWire> {}
 export const AgentCardSchema: z.ZodType<AgentCard> = AgentCardWire;

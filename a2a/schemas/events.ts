@@ -16,6 +16,7 @@ const TaskStatusUpdateEventWire = wireObject({
   status: TaskStatusSchema,
   metadata: MetadataSchema.optional(),
 });
+/** A stream or push event that a task's status changed. See [docs/guide.md](../../docs/guide.md#the-a2a-client-on-its-own). */
 export interface TaskStatusUpdateEvent extends z.infer<typeof TaskStatusUpdateEventWire> {}
 export const TaskStatusUpdateEventSchema: z.ZodType<TaskStatusUpdateEvent> = TaskStatusUpdateEventWire;
 
@@ -29,6 +30,7 @@ const TaskArtifactUpdateEventWire = wireObject({
   lastChunk: z.boolean().optional(),
   metadata: MetadataSchema.optional(),
 });
+/** A stream or push event that carries an artifact or a chunk of one. See [docs/guide.md](../../docs/guide.md#the-a2a-client-on-its-own). */
 export interface TaskArtifactUpdateEvent extends z.infer<typeof TaskArtifactUpdateEventWire> {}
 export const TaskArtifactUpdateEventSchema: z.ZodType<TaskArtifactUpdateEvent> = TaskArtifactUpdateEventWire;
 
@@ -36,6 +38,7 @@ export const SendMessageResponseSchema = oneofKeys(
   { task: TaskSchema, message: MessageSchema },
   'a SendMessageResponse',
 );
+/** What SendMessage returns: a task or a direct message. See [docs/guide.md](../../docs/guide.md#the-a2a-client-on-its-own). */
 export type SendMessageResponse = z.infer<typeof SendMessageResponseSchema>;
 
 export const StreamResponseSchema = oneofKeys(
@@ -47,4 +50,5 @@ export const StreamResponseSchema = oneofKeys(
   },
   'a StreamResponse',
 );
+/** One event of a stream: a task, a message, a status update or an artifact update. See [docs/guide.md](../../docs/guide.md#the-a2a-client-on-its-own). */
 export type StreamResponse = z.infer<typeof StreamResponseSchema>;

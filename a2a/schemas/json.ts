@@ -19,7 +19,7 @@
 import { z } from 'zod';
 import { guarded } from './bounded-parse.js';
 
-/** Any JSON value: what a `google.protobuf.Value` / `Struct` holds on the wire. */
+/** Any JSON value: what a `google.protobuf.Value` / `Struct` holds on the wire. See [docs/guide.md](../../docs/guide.md#the-a2a-client-on-its-own). */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
 /** A JSON value that must be present (`null` is a value; a missing key is not). */
@@ -29,6 +29,7 @@ export const JsonValueSchema = z.custom<JsonValue>((value) => value !== undefine
 
 /** Free-form `metadata` (a `google.protobuf.Struct`). */
 export const MetadataSchema = z.record(z.string(), z.unknown(), { error: 'expected an object' });
+/** Free-form metadata of an A2A object (a JSON object). See [docs/guide.md](../../docs/guide.md#the-a2a-client-on-its-own). */
 export type Metadata = z.infer<typeof MetadataSchema>;
 
 /** Longest task, context, message or artifact id accepted from an agent. */

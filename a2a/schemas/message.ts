@@ -19,5 +19,6 @@ const MessageWire = wireObject({
   extensions: StringListSchema.optional(),
   referenceTaskIds: z.array(guarded(IdSchema)).optional(),
 });
+/** An A2A message: a role and its parts, in a context and possibly a task. See [docs/guide.md](../../docs/guide.md#the-a2a-client-on-its-own). */
 export interface Message extends z.infer<typeof MessageWire> {}
 export const MessageSchema: z.ZodType<Message> = MessageWire;

@@ -23,10 +23,15 @@ export const RawPartSchema = wireObject({ raw: z.string(), ...shared });
 export const UrlPartSchema = wireObject({ url: z.string(), ...shared });
 export const DataPartSchema = wireObject({ data: JsonValueSchema, ...shared });
 
+/** An A2A part that holds text. See [docs/guide.md](../../docs/guide.md#the-a2a-client-on-its-own). */
 export interface TextPart extends z.infer<typeof TextPartSchema> {}
+/** An A2A part that holds bytes (base64 on the wire). See [docs/guide.md](../../docs/guide.md#the-a2a-client-on-its-own). */
 export interface RawPart extends z.infer<typeof RawPartSchema> {}
+/** An A2A part that refers to a file by URL. See [docs/guide.md](../../docs/guide.md#the-a2a-client-on-its-own). */
 export interface UrlPart extends z.infer<typeof UrlPartSchema> {}
+/** An A2A part that holds structured JSON data. See [docs/guide.md](../../docs/guide.md#the-a2a-client-on-its-own). */
 export interface DataPart extends z.infer<typeof DataPartSchema> {}
+/** One part of an A2A message or artifact: text, bytes, a URL or data. See [docs/guide.md](../../docs/guide.md#the-a2a-client-on-its-own). */
 export type Part = TextPart | RawPart | UrlPart | DataPart;
 
 const CONTENT_KEYS = ['text', 'raw', 'url', 'data'] as const;

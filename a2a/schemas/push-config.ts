@@ -10,6 +10,7 @@ const AuthenticationInfoWire = wireObject({
   scheme: z.string(),
   credentials: z.string().optional(),
 });
+/** How an agent authenticates its push deliveries: scheme and credentials. See [docs/push.md](../../docs/push.md). */
 export interface AuthenticationInfo extends z.infer<typeof AuthenticationInfoWire> {}
 export const AuthenticationInfoSchema: z.ZodType<AuthenticationInfo> = AuthenticationInfoWire;
 
@@ -21,6 +22,7 @@ const TaskPushNotificationConfigWire = wireObject({
   token: z.string().optional(),
   authentication: AuthenticationInfoSchema.optional(),
 });
+/** A push notification config of a task: where the agent delivers and with which credential. See [docs/push.md](../../docs/push.md). */
 export interface TaskPushNotificationConfig extends z.infer<typeof TaskPushNotificationConfigWire> {}
 export const TaskPushNotificationConfigSchema: z.ZodType<TaskPushNotificationConfig> = TaskPushNotificationConfigWire;
 

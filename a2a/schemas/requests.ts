@@ -17,6 +17,7 @@ const SendMessageConfigurationWire = wireObject({
   returnImmediately: z.boolean().optional(),
   taskPushNotificationConfig: TaskPushNotificationConfigSchema.optional(),
 });
+/** How SendMessage should answer: `returnImmediately`, history length, push config. See [docs/guide.md](../../docs/guide.md#the-a2a-client-on-its-own). */
 export interface SendMessageConfiguration extends z.infer<typeof SendMessageConfigurationWire> {}
 export const SendMessageConfigurationSchema: z.ZodType<SendMessageConfiguration> = SendMessageConfigurationWire;
 
@@ -26,7 +27,7 @@ export const SendMessageRequestSchema = wireObject({
   configuration: SendMessageConfigurationSchema.optional(),
   metadata: MetadataSchema.optional(),
 });
-/** What callers pass to `sendMessage` / `sendStreamingMessage`; the client fills `tenant` from the interface. */
+/** What callers pass to `sendMessage` / `sendStreamingMessage`; the client fills `tenant` from the interface. See [docs/guide.md](../../docs/guide.md#the-a2a-client-on-its-own). */
 export interface SendMessageRequest extends Omit<z.infer<typeof SendMessageRequestSchema>, 'tenant'> {}
 
 export const ListTasksRequestSchema = wireObject({
@@ -42,6 +43,7 @@ export const ListTasksRequestSchema = wireObject({
   /** Default false: `artifacts` are left out of the listed tasks. */
   includeArtifacts: z.boolean().optional(),
 });
+/** The filters and paging of ListTasks. See [docs/guide.md](../../docs/guide.md#the-a2a-client-on-its-own). */
 export interface ListTasksRequest extends Omit<z.infer<typeof ListTasksRequestSchema>, 'tenant'> {}
 
 const ListTasksResponseWire = wireObject({
@@ -51,6 +53,6 @@ const ListTasksResponseWire = wireObject({
   pageSize: z.number().int().default(0),
   totalSize: z.number().int().default(0),
 });
-/** All four fields are required by the spec but omitted when default-valued, so they are filled here. */
+/** All four fields are required by the spec but omitted when default-valued, so they are filled here. See [docs/guide.md](../../docs/guide.md#the-a2a-client-on-its-own). */
 export interface ListTasksResponse extends z.infer<typeof ListTasksResponseWire> {}
 export const ListTasksResponseSchema: z.ZodType<ListTasksResponse> = ListTasksResponseWire;

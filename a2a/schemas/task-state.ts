@@ -29,6 +29,7 @@ const TaskStateWire = z.preprocess(
   enumNumberToName(TASK_STATES),
   z.enum(TASK_STATES, { error: 'expected a TASK_STATE_* value' }),
 );
+/** The state of an A2A task (`TASK_STATE_*`). See [docs/guide.md](../../docs/guide.md#the-a2a-client-on-its-own). */
 export type TaskState = z.infer<typeof TaskStateWire>;
 export const TaskStateSchema: z.ZodType<TaskState> = TaskStateWire;
 
@@ -42,6 +43,7 @@ const RoleWire = z.preprocess(
  * `ROLE_USER` | `ROLE_AGENT` (and `ROLE_UNSPECIFIED`). `"UNRECOGNIZED"` is tolerated: the
  * official SDK stores an unknown role (e.g. a 0.3-style `"user"` sent to a 1.0 server) under
  * that name and echoes it back in task history.
+ * See [docs/guide.md](../../docs/guide.md#the-a2a-client-on-its-own).
  */
 export type Role = z.infer<typeof RoleWire>;
 export const RoleSchema: z.ZodType<Role> = RoleWire;

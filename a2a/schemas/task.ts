@@ -15,6 +15,7 @@ const TaskStatusWire = wireObject({
   /** ISO 8601 UTC. */
   timestamp: z.string().optional(),
 });
+/** The status of an A2A task: its state, the message that came with it and when. See [docs/guide.md](../../docs/guide.md#the-a2a-client-on-its-own). */
 export interface TaskStatus extends z.infer<typeof TaskStatusWire> {}
 export const TaskStatusSchema: z.ZodType<TaskStatus> = TaskStatusWire;
 
@@ -26,6 +27,7 @@ const ArtifactWire = wireObject({
   metadata: MetadataSchema.optional(),
   extensions: StringListSchema.optional(),
 });
+/** An artifact of an A2A task: what the agent produced, as parts. See [docs/guide.md](../../docs/guide.md#the-a2a-client-on-its-own). */
 export interface Artifact extends z.infer<typeof ArtifactWire> {}
 export const ArtifactSchema: z.ZodType<Artifact> = ArtifactWire;
 
@@ -37,5 +39,6 @@ const TaskWire = wireObject({
   history: z.array(MessageSchema).optional(),
   metadata: MetadataSchema.optional(),
 });
+/** An A2A task: its id, context, status, artifacts and history. See [docs/guide.md](../../docs/guide.md#the-a2a-client-on-its-own). */
 export interface Task extends z.infer<typeof TaskWire> {}
 export const TaskSchema: z.ZodType<Task> = TaskWire;

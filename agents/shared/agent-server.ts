@@ -21,6 +21,7 @@ import { quietPushDeliveryLog } from './quiet-delivery-log.js';
 import { requestTracing } from './request-tracing.js';
 import { activeTracing } from '../../telemetry/tracing.js';
 
+/** Where a sample agent listens, which bindings and versions it serves and which credentials it requires. See [docs/architecture.md](../../docs/architecture.md#layout). */
 export interface AgentServerOptions {
   /** Interface to bind. @default '127.0.0.1' */
   host?: string;
@@ -44,7 +45,7 @@ export interface AgentServerOptions {
   bindings?: readonly AgentBinding[];
 }
 
-/** A sample agent listening on its port. */
+/** A sample agent listening on its port. See [docs/architecture.md](../../docs/architecture.md#layout). */
 export interface RunningAgent {
   /** The agent card's `name`. */
   name: string;
@@ -56,6 +57,7 @@ export interface RunningAgent {
   grpcAddress?: string;
   /** Live counters; the same object for the agent's whole life (`resetStats` clears it in place). */
   stats: AgentStats;
+  /** Sets the agent's counters back to zero. */
   resetStats(): void;
   /** Stops listening, ends every open connection (SSE streams included) and every running task. Idempotent. */
   close(): Promise<void>;

@@ -3,7 +3,7 @@ import { UserBuilder } from '@a2a-js/sdk/server/express';
 import { UserBuilder as GrpcUserBuilder } from '@a2a-js/sdk/server/grpc';
 import { isObject } from './parts.js';
 
-/** What a running sample agent has seen since it started (or since `resetStats()`). */
+/** What a running sample agent has seen since it started (or since `resetStats()`). See [docs/architecture.md](../../docs/architecture.md#layout). */
 export interface AgentStats {
   /** Every HTTP request and gRPC call received, agent-card fetches included. */
   requests: number;

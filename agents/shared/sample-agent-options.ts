@@ -1,7 +1,7 @@
 import type { AgentServerOptions } from './agent-server.js';
 import type { DelayDefaults } from './scenario.js';
 
-/** Options of every sample agent (the name comes from the first one, the compatibility agent). */
+/** Options of every sample agent (the name comes from the first one, the compatibility agent). See [docs/architecture.md](../../docs/architecture.md#layout). */
 export interface CompatAgentOptions extends AgentServerOptions {
   /** Simulated work before results stream. @default 300 */
   workDelayMs?: number;

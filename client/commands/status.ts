@@ -7,7 +7,7 @@ import { readStatus } from '../status-view.js';
 export function registerStatusCommand(program: Command): void {
   withFormatOption(
     withConnectionOptions(program.command('status <id>')),
-    'it: text (rendered for the terminal), markdown (the report as markdown) or json (the documented object, see the README)',
+    'it: text (rendered for the terminal), markdown (the report as markdown) or json (the documented object, see docs/guide.md)',
   )
     .description(
       "show a release or a delegation: phase, each delegation's state, pending questions, artifacts so far, the report",

@@ -11,7 +11,7 @@ import { statusOutput } from '../../client/render-status.js';
 import { outputFormat } from '../../client/output-format.js';
 import type { StatusView } from '../../client/status-view.js';
 import type { DelegateResult } from '../../contract/delegation-types.js';
-import { buildReleaseReport } from '../../workflows/release-report.js';
+import { buildReleaseReport } from '../../workflows/release/release-report.js';
 
 const parsed = parseManifest(SAMPLE_MANIFEST);
 if (!parsed.ok) throw new Error(parsed.problem);

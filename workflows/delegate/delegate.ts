@@ -8,6 +8,7 @@ import type { DelegateInput, DelegateResult } from '../../contract/delegation-ty
 import { Delegation } from './delegation.js';
 import { handleDelegationMessages } from './handlers.js';
 
+/** The `delegate` workflow: one remote A2A task, from the message sent to its terminal state, with the questions the agent asks on the way answered through the `answer` update or signal. See [docs/architecture.md](../../docs/architecture.md#how-a-delegation-survives-crashes). */
 export async function delegate(input: DelegateInput): Promise<DelegateResult> {
   const run = new Delegation(input);
   handleDelegationMessages(run.state, run.notices); // handlers first: a question can be answered as soon as it is asked

@@ -3,6 +3,8 @@
  * delegations), its messages and types. Sandbox-safe. Nothing registers it for you: a worker
  * that runs it exports it from its workflows file, next to `delegate`:
  * `export { release } from 'a2a-temporal/release';`.
+ *
+ * @module a2a-temporal/release
  */
 export { release, SORT_REQUEST } from './release.js';
 export { approveUpdate, rejectUpdate, releaseAnswerUpdate, releaseStatusQuery } from '../../contract/messages.js';

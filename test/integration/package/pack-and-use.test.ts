@@ -120,10 +120,10 @@ describe('the packed package, installed into a blank project', () => {
   });
 });
 
-describe('the README section "Delegation inside your own workflows"', () => {
+describe('the README section "Delegate from your own workflow"', () => {
   it("shows the blank project's workflows.ts and worker.ts as they are", () => {
     const readme = readFileSync(join(packageRoot, 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('## Delegation inside your own workflows'));
+    const section = readme.slice(readme.indexOf('## Delegate from your own workflow'));
     const block = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
     for (const file of ['workflows.ts', 'worker.ts']) {
       expect(block).toContain(`// ${file}\n${readFileSync(join(BLANK_PROJECT, file), 'utf8')}`);

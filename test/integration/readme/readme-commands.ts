@@ -1,32 +1,39 @@
 /**
- * The commands of README.md's ```sh blocks, read from the README itself, so that what a reader
- * copies is what the examples test runs: continuation lines joined, `a && b` split into its
- * steps, and the `# …` lines right below a command kept as the output the README shows for it.
+ * The commands of the ```sh blocks of README.md and the other documentation files, read from the
+ * files themselves, so that what a reader copies is what the examples test runs: continuation lines joined, `a && b` split into its
+ * steps, and the `# …` lines right below a command kept as the output the file shows for it.
  */
 import { Parser } from 'commonmark';
 
 export interface ReadmeCommand {
+  /** The documentation file, relative to the package root (README.md, docs/guide.md, …). */
+  file: string;
   /** The command as written: runnable by bash once its placeholders are filled (a trailing `# note` included). */
   text: string;
   /** Without the trailing note and with whitespace collapsed: what the examples table matches. */
   command: string;
-  /** Line in README.md. */
+  /** Line in the file. */
   line: number;
-  /** Line of the block's opening fence: which block the command belongs to. */
-  block: number;
-  /** The `# …` lines below the command: the output the README shows for it. */
+  /** File and line of the block's opening fence: which block the command belongs to. */
+  block: string;
+  /** The `# …` lines below the command: the output the file shows for it. */
   output: string[];
 }
 
-/** Every command of every ```sh block, in README order. */
-export function readmeCommands(markdown: string): ReadmeCommand[] {
+/** `file line N`: where a command is written, for messages. */
+export function where(command: ReadmeCommand): string {
+  return `${command.file} line ${command.line}`;
+}
+
+/** Every command of every ```sh block of `markdown` (the text of `file`), in order. */
+export function readmeCommands(markdown: string, file: string): ReadmeCommand[] {
   const commands: ReadmeCommand[] = [];
   const walker = new Parser().parse(markdown).walker();
   for (let event = walker.next(); event; event = walker.next()) {
     const node = event.node;
     if (!event.entering || node.type !== 'code_block' || node.info?.trim() !== 'sh') continue;
-    const block = node.sourcepos[0][0];
-    const firstLine = block + 1;
+    const firstLine = node.sourcepos[0][0] + 1;
+    const block = `${file}:${firstLine - 1}`;
     let pending = '';
     let pendingLine = 0;
     const lines = (node.literal ?? '').split('\n');
@@ -46,7 +53,7 @@ export function readmeCommands(markdown: string): ReadmeCommand[] {
       pending = '';
       // `a && b` are two commands a reader runs one after the other.
       for (const text of whole.split(/\s+&&\s+/)) {
-        commands.push({ text: text.trim(), command: withoutNote(text), line: pendingLine, block, output: [] });
+        commands.push({ file, text: text.trim(), command: withoutNote(text), line: pendingLine, block, output: [] });
       }
     });
   }
@@ -64,17 +71,17 @@ function withoutNote(text: string): string {
 /**
  * The command text with its placeholders (`<taskId>`) replaced by values from earlier steps and
  * its optional parts (`[--follow]`) included.
- * @throws Error naming the README line when a placeholder has no value or a `…` stands for one.
+ * @throws Error naming the file and line when a placeholder has no value or a `…` stands for one.
  */
 export function fill(command: ReadmeCommand, values: Record<string, string> = {}): string {
   if (command.text.includes('…')) {
-    throw new Error(`README.md line ${command.line}: "…" in \`${command.command}\` cannot run; write a value there.`);
+    throw new Error(`${where(command)}: "…" in \`${command.command}\` cannot run; write a value there.`);
   }
   return command.text.replace(/\[(--?[^\]]*)\]/g, '$1').replace(/<([A-Za-z][\w-]*)>/g, (_, name: string) => {
     const value = values[name];
     if (value === undefined) {
       throw new Error(
-        `README.md line ${command.line}: no value for <${name}> in \`${command.command}\`; the examples test fills it from an earlier step.`,
+        `${where(command)}: no value for <${name}> in \`${command.command}\`; the examples test fills it from an earlier step.`,
       );
     }
     if (!/^[\w.:/-]+$/.test(value)) throw new Error(`value for <${name}> is not shell-safe: ${value}`);
@@ -83,7 +90,7 @@ export function fill(command: ReadmeCommand, values: Record<string, string> = {}
 }
 
 /**
- * A line of output the README shows, as a pattern: host:port pairs and the 8-hex suffixes of
+ * A line of output the documentation shows, as a pattern: host:port pairs and the 8-hex suffixes of
  * generated ids stand for any value (they differ on every run and machine); the rest is literal.
  */
 export function outputPattern(shown: string): RegExp {

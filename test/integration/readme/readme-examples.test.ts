@@ -1,14 +1,14 @@
 /**
- * Every command in README.md's ```sh blocks runs here, as written, against the run's dev server
- * and the sample agents, so an example can never be wrong again. The commands are read from the
- * README (see readme-commands.ts); EXAMPLES says how each one runs, and a command it does not
+ * Every command in the ```sh blocks of README.md, CONTRIBUTING.md, docs/*.md and bench/README.md
+ * runs here, as written, against the run's dev server and the sample agents, so an example can
+ * never be wrong again. The commands are read from those files (see readme-commands.ts); EXAMPLES says how each one runs, and a command it does not
  * know fails the first test. Placeholders (`<id>`, `<taskId>`, …) are filled from earlier steps;
  * commands that would bind fixed ports are steered to free ones through the environment and the
  * agents file they read, never by changing their text; questions and approvals that would be
- * asked on a terminal are answered with the README's own `answer`, `temporal workflow signal`,
+ * asked on a terminal are answered with the documentation's own `answer`, `temporal workflow signal`,
  * `approve` and `reject` commands.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -17,13 +17,14 @@ import type { StatusView } from '../../../client/status-view.js';
 import type { DelegateResult } from '../../../contract/index.js';
 import { freePort } from '../../../platform/free-port.js';
 import { packageRoot } from '../../../platform/paths.js';
+import { documentationFiles, readDoc } from '../../helpers/documentation.js';
 import { waitForQuestions } from '../../helpers/releases.js';
 import { uniqueTaskQueue, useTemporal } from '../../helpers/temporal.js';
-import { fill, outputPattern, readmeCommands, type ReadmeCommand } from './readme-commands.js';
+import { fill, outputPattern, readmeCommands, where, type ReadmeCommand } from './readme-commands.js';
 import { commandShims, runShell, startShell, type ShellEnv, type ShellProcess } from './shell.js';
 
 interface Example {
-  /** Matches the command as README.md writes it (trailing note left out, whitespace collapsed). */
+  /** Matches the command as the documentation writes it (trailing note left out, whitespace collapsed). */
   match: RegExp;
   /** For a command written twice: the one in the block that also holds a command matching this. */
   blockWith?: RegExp;
@@ -35,7 +36,7 @@ interface Example {
 
 const scripts = (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { scripts: object }).scripts;
 
-/** How each README command runs. */
+/** How each documented command runs. */
 const EXAMPLES = {
   npmInstall: {
     match: /^npm install$/,
@@ -133,6 +134,12 @@ const EXAMPLES = {
     notRun: 'it takes minutes (`npm run bench` is its own command); its options are checked',
     check: () => expect(() => parseBenchArgs(['--quick'], 'out.json')).not.toThrow(),
   },
+  docsApi: {
+    match: /^npm run docs:api$/,
+    notRun:
+      'TypeDoc over every entry point takes a minute and `.ci/run` runs it (warnings are errors); the script is checked to exist',
+    check: () => expect(scripts).toHaveProperty(['docs:api']),
+  },
   bench: {
     match: /^npm run bench$/,
     notRun: 'it takes minutes (`npm run bench` is its own command); the script is checked to exist',
@@ -140,7 +147,8 @@ const EXAMPLES = {
   },
 } satisfies Record<string, Example>;
 
-const commands = readmeCommands(readFileSync(join(packageRoot, 'README.md'), 'utf8'));
+const files = documentationFiles();
+const commands = files.flatMap((file) => readmeCommands(readDoc(file), file));
 const examples: Example[] = Object.values(EXAMPLES);
 
 function examplesFor(command: ReadmeCommand): Example[] {
@@ -153,10 +161,14 @@ function examplesFor(command: ReadmeCommand): Example[] {
 
 const ran = new Set<ReadmeCommand>();
 
-/** The one README command of `example`. */
+/** The one documented command of `example`. */
 function take(example: Example): ReadmeCommand {
   const found = commands.filter((c) => examplesFor(c).includes(example));
-  if (found.length !== 1) throw new Error(`${example.match} matches ${found.length} commands of README.md, not one`);
+  if (found.length !== 1) {
+    throw new Error(
+      `${example.match} matches ${found.length} commands of ${files.join(', ')}, not one: ${found.map(where).join('; ')}`,
+    );
+  }
   return found[0]!;
 }
 
@@ -191,7 +203,7 @@ afterAll(async () => {
   for (const dir of [bin, scratch]) rmSync(dir, { recursive: true, force: true });
 });
 
-/** Starts a README command (placeholders filled) that runs until stopped or until it ends. */
+/** Starts a documented command (placeholders filled) that runs until stopped or until it ends. */
 function start(example: Example, env: ShellEnv, values: Record<string, string> = {}): ShellProcess {
   const command = take(example);
   const started = startShell(fill(command, values), env, bin);
@@ -200,26 +212,26 @@ function start(example: Example, env: ShellEnv, values: Record<string, string> =
   return started;
 }
 
-/** Runs a README command (placeholders filled) to its end; it must succeed and print what the README shows. */
+/** Runs a documented command (placeholders filled) to its end; it must succeed and print what its file shows. */
 async function run(example: Example, env: ShellEnv, values: Record<string, string> = {}, asShown = true) {
   const command = take(example);
   const result = await runShell(fill(command, values), env, bin);
   ran.add(command);
-  expect(result.code, `README.md line ${command.line}: ${command.command}\n${result.output}`).toBe(0);
+  expect(result.code, `${where(command)}: ${command.command}\n${result.output}`).toBe(0);
   if (asShown) expectShownOutput(command, result.stdout);
   return result;
 }
 
-/** The `# …` lines the README shows below a command appear in what it printed. */
+/** The `# …` lines the documentation shows below a command appear in what it printed. */
 function expectShownOutput(command: ReadmeCommand, stdout: string): void {
   for (const shown of command.output) {
-    expect(stdout, `README.md line ${command.line} shows "${shown}" as the output of ${command.command}`).toMatch(
+    expect(stdout, `${where(command)} shows "${shown}" as the output of ${command.command}`).toMatch(
       outputPattern(shown),
     );
   }
 }
 
-/** What an `export NAME=value` line of the README sets, evaluated by bash. */
+/** What an `export NAME=value` line of the documentation sets, evaluated by bash. */
 async function exported(example: Example): Promise<ShellEnv> {
   const command = take(example);
   const name = /^export (\w+)=/.exec(command.command)![1]!;
@@ -233,33 +245,30 @@ async function stopped(command: ShellProcess, what: string): Promise<void> {
   expect(await command.stop(), `${what} stops cleanly on Ctrl-C:\n${command.output()}`).toBe(0);
 }
 
-describe('the README examples', () => {
+describe('the examples of the README and the docs', () => {
   it('never tell anyone to run a bare `npx a2a-temporal`: npx would fetch that name from the registry', () => {
-    const docs = readdirSync(join(packageRoot, 'docs'), { recursive: true, encoding: 'utf8' })
-      .filter((f) => f.endsWith('.md'))
-      .map((f) => join('docs', f));
-    const bare = ['README.md', ...docs].flatMap((file) =>
-      readFileSync(join(packageRoot, file), 'utf8')
+    const bare = files.flatMap((file) =>
+      readDoc(file)
         .split('\n')
         .flatMap((line, i) => (/\bnpx\s+a2a-temporal\b/.test(line) ? [`${file}:${i + 1}: ${line}`] : [])),
     );
     expect(bare, 'write `npx --no-install a2a-temporal` (or node_modules/.bin/a2a-temporal)').toEqual([]);
-    expect(readFileSync(join(packageRoot, 'README.md'), 'utf8')).toContain('npx --no-install a2a-temporal');
+    expect(readDoc('README.md')).toContain('npx --no-install a2a-temporal');
   });
 
-  it("know how to run every command in README.md's sh blocks", () => {
+  it('know how to run every command in the sh blocks of every documentation file', () => {
     expect(commands.length).toBeGreaterThan(10);
     for (const command of commands) {
       const known = examplesFor(command);
       expect(
         known.length,
-        `README.md line ${command.line}: \`${command.command}\` is not in EXAMPLES of test/integration/readme/readme-examples.test.ts: add an entry saying how it runs and run it in a story there (placeholders from earlier steps, ports through the environment), or a notRun entry with the reason.`,
+        `${where(command)}: \`${command.command}\` is not in EXAMPLES of test/integration/readme/readme-examples.test.ts: add an entry saying how it runs and run it in a story there (placeholders from earlier steps, ports through the environment), or a notRun entry with the reason.`,
       ).toBe(1);
     }
     for (const example of examples) {
       expect(
         commands.filter((c) => examplesFor(c).includes(example)),
-        `EXAMPLES entry ${example.match} matches no command of README.md: remove it`,
+        `EXAMPLES entry ${example.match} matches no command of ${files.join(', ')}: remove it`,
       ).not.toHaveLength(0);
       example.check?.();
     }
@@ -270,8 +279,8 @@ describe('the README examples', () => {
     const notRun = commands.filter((c) => examplesFor(c).some((e) => e.notRun));
     const missed = commands.filter((c) => !ran.has(c) && !notRun.includes(c));
     expect(
-      missed.map((c) => `line ${c.line}: ${c.command}`),
-      'README commands that no story ran',
+      missed.map((c) => `${where(c)}: ${c.command}`),
+      'documented commands that no story ran',
     ).toEqual([]);
   }, 150_000);
 });
@@ -309,7 +318,8 @@ async function threeTerminalsStory(): Promise<void> {
   const env = { ...base, A2A_AGENTS_FILE: agentsFile, A2A_TASK_QUEUE: uniqueTaskQueue('readme') };
   const agents = start(EXAMPLES.agents, env);
   const worker = start(EXAMPLES.worker, env);
-  await Promise.all([agents.waitFor(/^Press Ctrl-C to stop\.$/m), worker.waitFor(/^Worker on task queue/m)]);
+  // The worker prints its task queue and its agents file in two writes, which may arrive apart.
+  await Promise.all([agents.waitFor(/^Press Ctrl-C to stop\.$/m), worker.waitFor(/^Agents: /m)]);
   for (const port of Object.values(ports)) {
     expect(agents.stdout()).toContain(`http://127.0.0.1:${port}/.well-known/agent-card.json`);
   }

@@ -26,7 +26,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { formatBytes } from '../a2a/limits.js';
 import type { Artifact, Part, Task, TaskArtifactUpdateEvent } from '../a2a/index.js';
-import { ARTIFACT_REF_KEY, type ArtifactRef } from '../contract/artifact-ref.js';
+import { ARTIFACT_REF_KEY, PENDING_FILE_KEY, type ArtifactRef } from '../contract/artifact-ref.js';
 import { FailureType } from '../contract/failure-types.js';
 import { agentLabel } from '../contract/telemetry.js';
 import type { AppendSession, BlobStore } from '../storage/blob-store.js';
@@ -35,8 +35,6 @@ import { ByteBudget } from './byte-budget.js';
 
 /** Our placeholder for a stored chunk while the artifact is assembled (never leaves the activity). */
 const SPOOLED_KEY = 'a2aTemporal.spooled';
-/** A file still arriving when the round ended: its name, type and size so far (no reference yet). */
-export const PENDING_FILE_KEY = 'a2aTemporal.pendingFile';
 const RESERVED_PREFIX = 'a2aTemporal.';
 
 /** How the spool stores. */

@@ -4,6 +4,7 @@
  * written as `\n`, agent texts of several lines (questions, errors) are indented under their heading.
  * The caller passes the result through `terminalSafe`.
  */
+import { sizeText, type FileSummary } from '../contract/artifact-ref.js';
 import type { StatusView } from './status-view.js';
 import { indentLines, oneLine } from './terminal-text.js';
 
@@ -51,10 +52,10 @@ export function renderStatus(view: StatusView): string {
   const artifacts = view.delegations.flatMap((d) => d.artifacts.map((a) => ({ d, a })));
   if (artifacts.length && !view.report) {
     lines.push('', 'Artifacts so far:');
-    for (const { d, a } of artifacts)
-      lines.push(
-        `  ${oneLine(d.label ?? d.agent)} · ${oneLine(a.name ?? a.artifactId)} (${a.parts} parts, ${a.text.length} characters)`,
-      );
+    for (const { d, a } of artifacts) {
+      const what = a.files.length ? a.files.map(fileText).join(', ') : `${a.parts} parts, ${a.text.length} characters`;
+      lines.push(`  ${oneLine(d.label ?? d.agent)} · ${oneLine(a.name ?? a.artifactId)} (${what})`);
+    }
   }
   if (view.report) lines.push('', view.report.markdown.trimEnd());
   if (view.decision)
@@ -80,4 +81,9 @@ function table(rows: string[][]): string[] {
 
 function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** `CHANGELOG.md, text/markdown, 2.1 KiB` (`… so far` while it arrives): a file without its bytes. */
+export function fileText(file: FileSummary): string {
+  return `${oneLine(file.name)}, ${oneLine(file.mediaType)}, ${sizeText(file.size)}${file.stored ? '' : ' so far'}`;
 }

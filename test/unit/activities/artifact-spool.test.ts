@@ -13,14 +13,9 @@ import { ApplicationFailure } from '@temporalio/common';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Part, StreamResponse, Task } from '../../../a2a/index.js';
 import { ResponseTooLargeError } from '../../../a2a/errors.js';
-import {
-  ArtifactSpool,
-  currentSpoolScope,
-  PENDING_FILE_KEY,
-  type SpoolSettings,
-} from '../../../activities/artifact-spool.js';
+import { ArtifactSpool, currentSpoolScope, type SpoolSettings } from '../../../activities/artifact-spool.js';
 import { TaskView, type TrackOutcome } from '../../../activities/task-outcome.js';
-import { ARTIFACT_REF_KEY, artifactRefOf } from '../../../contract/index.js';
+import { ARTIFACT_REF_KEY, PENDING_FILE_KEY, artifactRefOf } from '../../../contract/index.js';
 import { FsBlobStore } from '../../../storage/fs-blob-store.js';
 import { readBlob } from '../../../storage/blob-store.js';
 

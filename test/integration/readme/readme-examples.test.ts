@@ -85,6 +85,10 @@ const EXAMPLES = {
     match: /^npx --no-install a2a-temporal approve <releaseId> /,
     runs: '<releaseId>: the release started above, once its report is ready',
   },
+  saveArtifacts: {
+    match: /^npx --no-install a2a-temporal artifacts <releaseId> --save \.\/out$/,
+    runs: '<releaseId>: the release approved above, in a scratch folder; CHANGELOG.md and sbom.cdx.json are saved, the SBOM is CycloneDX',
+  },
   reject: {
     match: /^npx --no-install a2a-temporal reject <releaseId> /,
     runs: "<releaseId>: the demo's release, once its report is ready",
@@ -338,6 +342,16 @@ async function releaseStory(env: ShellEnv): Promise<void> {
   expect(approved.stdout).toContain(`Release ${id} approved by alice: all checks passed.`);
   expect(await release.exited, release.output()).toBe(0);
   expect(release.stdout()).toMatch(/^■ release completed: approved$/m);
+  const save = take(EXAMPLES.saveArtifacts);
+  const folder = mkdtempSync(join(scratch, 'save-'));
+  const saved = await runShell(`cd '${folder}' && ${fill(save, { releaseId: id! })}`, env, bin);
+  ran.add(save);
+  expect(saved.code, saved.output).toBe(0);
+  expect(readdirSync(join(folder, 'out'))).toEqual(expect.arrayContaining(['CHANGELOG.md', 'sbom.cdx.json']));
+  expect(readFileSync(join(folder, 'out', 'CHANGELOG.md'), 'utf8')).toMatch(/^# payment-service 2\.0\.0/);
+  expect(JSON.parse(readFileSync(join(folder, 'out', 'sbom.cdx.json'), 'utf8'))).toMatchObject({
+    bomFormat: 'CycloneDX',
+  });
 }
 
 /** `delegate --follow`, then the follow-up in its context, referring to its task, by the agent's URL. */

@@ -8,7 +8,7 @@
  * asked on a terminal are answered with the README's own `answer`, `temporal workflow signal`,
  * `approve` and `reject` commands.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -343,15 +343,23 @@ async function releaseStory(env: ShellEnv): Promise<void> {
   expect(await release.exited, release.output()).toBe(0);
   expect(release.stdout()).toMatch(/^■ release completed: approved$/m);
   const save = take(EXAMPLES.saveArtifacts);
-  const folder = mkdtempSync(join(scratch, 'save-'));
-  const saved = await runShell(`cd '${folder}' && ${fill(save, { releaseId: id! })}`, env, bin);
-  ran.add(save);
-  expect(saved.code, saved.output).toBe(0);
-  expect(readdirSync(join(folder, 'out'))).toEqual(expect.arrayContaining(['CHANGELOG.md', 'sbom.cdx.json']));
-  expect(readFileSync(join(folder, 'out', 'CHANGELOG.md'), 'utf8')).toMatch(/^# payment-service 2\.0\.0/);
-  expect(JSON.parse(readFileSync(join(folder, 'out', 'sbom.cdx.json'), 'utf8'))).toMatchObject({
-    bomFormat: 'CycloneDX',
-  });
+  // Inside the checkout (its ignored .data/), where the npx shim finds tsx, as a user's shell finds the CLI.
+  mkdirSync(join(packageRoot, '.data'), { recursive: true });
+  const folder = mkdtempSync(join(packageRoot, '.data', 'readme-save-'));
+  try {
+    const saved = await runShell(`cd '${folder}' && ${fill(save, { releaseId: id! })}`, env, bin);
+    ran.add(save);
+    expect(saved.code, saved.output).toBe(0);
+    const names = readdirSync(join(folder, 'out'));
+    // The streamed text artifact "Changelog" is saved too (Changelog.md): the file takes a unique name beside it.
+    const changelog = names.find((name) => /^CHANGELOG(-\d+)?\.md$/.test(name));
+    expect(names).toContain('sbom.cdx.json');
+    expect(readFileSync(join(folder, 'out', changelog!), 'utf8')).toMatch(/^# payment-service 2\.0\.0/);
+    const sbom: unknown = JSON.parse(readFileSync(join(folder, 'out', 'sbom.cdx.json'), 'utf8'));
+    expect(sbom).toMatchObject({ bomFormat: 'CycloneDX' });
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
 }
 
 /** `delegate --follow`, then the follow-up in its context, referring to its task, by the agent's URL. */

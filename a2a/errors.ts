@@ -374,6 +374,8 @@ const TOO_LARGE: Record<SizeLimit, (max: number) => string> = {
   maxPartsPerArtifact: (max) => `an artifact with more than ${max} parts`,
   maxDelegationBytes: (max) =>
     `more than ${formatBytes(max)} of content into one delegation (artifact parts, status texts and questions, what it replaced included)`,
+  maxDelegationStoredBytes: (max) =>
+    `more than ${formatBytes(max)} of files for the blob store in one delegation (what it replaced included)`,
 };
 
 /** The agent sent more than a cap (`A2ALimits`) allows; the request was aborted there. Not retryable. */
@@ -386,7 +388,9 @@ export class ResponseTooLargeError extends A2AError {
     const raise =
       limit === 'maxDelegationBytes'
         ? `${LIMIT_ENV[limit]} for the worker, or "${limit}" on the agent's agents-file entry`
-        : `${LIMIT_ENV[limit]} (client option limits.${limit})`;
+        : limit === 'maxDelegationStoredBytes'
+          ? `${LIMIT_ENV[limit]} for the worker`
+          : `${LIMIT_ENV[limit]} (client option limits.${limit})`;
     const from = init.operation === undefined && init.agentUrl === undefined ? 'The agent' : where(init, 'from');
     const message = `${from} sent ${TOO_LARGE[limit](max)}, so the client stopped there; if the agent really needs more, raise ${raise}.`;
     super(message, { ...init, code: 'RESPONSE_TOO_LARGE', retryable: false });

@@ -31,6 +31,13 @@ export interface A2ALimits {
    * client. @default 32 MiB
    */
   maxDelegationBytes: number;
+  /**
+   * File bytes one agent may make us write to the blob store in one delegation
+   * (`A2A_MAX_DELEGATION_STORED_BYTES`): file parts go to the store as they arrive instead of into
+   * history, so they are counted here rather than in `maxDelegationBytes` (activities/artifact-spool.ts).
+   * @default 1 GiB
+   */
+  maxDelegationStoredBytes: number;
 }
 
 export type LimitName = keyof A2ALimits;
@@ -47,6 +54,7 @@ export const DEFAULT_LIMITS: Readonly<A2ALimits> = Object.freeze({
   maxPartsPerArtifact: 1000,
   maxJsonDepth: 64,
   maxDelegationBytes: 32 * MiB,
+  maxDelegationStoredBytes: 1024 * MiB,
 });
 
 /** The worker's environment variable for each cap (parsed in worker/config.ts). */
@@ -59,6 +67,7 @@ export const LIMIT_ENV: Readonly<Record<LimitName, string>> = Object.freeze({
   maxPartsPerArtifact: 'A2A_MAX_PARTS_PER_ARTIFACT',
   maxJsonDepth: 'A2A_MAX_JSON_DEPTH',
   maxDelegationBytes: 'A2A_MAX_DELEGATION_BYTES',
+  maxDelegationStoredBytes: 'A2A_MAX_DELEGATION_STORED_BYTES',
 });
 
 /** The defaults, overridden by whatever `partial` sets (undefined keeps the default). */

@@ -15,11 +15,13 @@
  *
  * Sizes are measured without serialising: a string counts its length (its bytes for ASCII text and
  * base64), a number, boolean or null 8, so measuring costs the number of values, not their bytes.
- * A blob store for large content (issue 22) counts what it stores against the same budget.
+ * File parts go to the blob store as they arrive (activities/artifact-spool.ts): what history
+ * keeps of them is a small placeholder counted here, and their bytes count against a second,
+ * larger budget of the same kind (`maxDelegationStoredBytes`, 1 GiB by default).
  */
 import { ResponseTooLargeError } from '../a2a/errors.js';
 import type { Part } from '../a2a/index.js';
-import { DEFAULT_LIMITS } from '../a2a/limits.js';
+import { DEFAULT_LIMITS, type LimitName } from '../a2a/limits.js';
 
 export class ByteBudget {
   private held = 0;
@@ -28,6 +30,11 @@ export class ByteBudget {
     readonly max: number = DEFAULT_LIMITS.maxDelegationBytes,
     /** Bytes dropped before (an earlier attempt or round of this delegation). */
     private dropped = 0,
+    /** The cap it stands for, as the failure names it. */
+    private readonly limit: Extract<
+      LimitName,
+      'maxDelegationBytes' | 'maxDelegationStoredBytes'
+    > = 'maxDelegationBytes',
   ) {}
 
   /** Bytes counted against the budget: held plus dropped. */
@@ -54,7 +61,7 @@ export class ByteBudget {
    * @throws ResponseTooLargeError when the budget would be passed: nothing changes then.
    */
   replace(before: number, bytes: number): void {
-    if (this.used + bytes > this.max) throw new ResponseTooLargeError({ limit: 'maxDelegationBytes', max: this.max });
+    if (this.used + bytes > this.max) throw new ResponseTooLargeError({ limit: this.limit, max: this.max });
     const gone = Math.min(before, this.held);
     this.held += bytes - gone;
     this.dropped += gone;

@@ -5,6 +5,7 @@ import type { AgentAccess } from './agent-access.js';
 import type { A2ATelemetry } from '../telemetry/a2a-telemetry.js';
 import type { AgentRegistry } from './agent-registry.js';
 import type { AgentCardCache } from './card-cache.js';
+import { ArtifactSpool, currentSpoolScope, type SpoolSettings } from './artifact-spool.js';
 import { ByteBudget } from './byte-budget.js';
 import type { TaskViewOptions } from './task-outcome.js';
 import { currentWorkflowId, type ExpectedTask, type TaskOwners } from './task-identity.js';
@@ -27,6 +28,13 @@ export interface ActivityDeps {
   telemetry?: A2ATelemetry;
   /** Which delegation on this worker follows which remote task (no cross-talk). */
   owners: TaskOwners;
+  /** File parts and large text artifacts go to this blob store as they arrive; unset: they stay inline. */
+  artifacts?: SpoolSettings;
+  /**
+   * Temporal payloads above a threshold go to a blob store (External Storage), so a large result
+   * is no reason to fail; unset: results past 1.5 MB fail with A2A_RESULT_TOO_LARGE (payload-limit.ts).
+   */
+  offloadsPayloads?: boolean;
 }
 
 /** Push mode's receiver, as the activities see it. See [docs/push.md](../docs/push.md). */
@@ -73,12 +81,15 @@ export function delegationBudget(deps: ActivityDeps, agent: AgentRef, droppedBef
 export function taskViewOptions(
   deps: ActivityDeps,
   agent: AgentRef,
-  options: { expect?: ExpectedTask; droppedBytes?: number } = {},
+  options: { expect?: ExpectedTask; droppedBytes?: number; droppedStoredBytes?: number } = {},
 ): TaskViewOptions {
   const workflowId = currentWorkflowId();
   return {
     ...(deps.limits ? { limits: deps.limits } : {}),
     budget: delegationBudget(deps, agent, options.droppedBytes),
+    ...(deps.artifacts
+      ? { spool: new ArtifactSpool(deps.artifacts, currentSpoolScope(agent.name), options.droppedStoredBytes) }
+      : {}),
     ...(options.expect ? { expect: options.expect } : {}),
     claim: (taskId, contextId) => deps.owners.claim(agent.endpoint.url, taskId, contextId, workflowId),
   };

@@ -27,10 +27,15 @@ export async function getTask(deps: ActivityDeps, input: GetTaskInput): Promise<
       const expect = input.contextId ? { contextId: input.contextId } : {};
       const view = new TaskView(input.taskId, undefined, taskViewOptions(deps, input.agent, { expect }));
       const signal = Context.current().cancellationSignal;
-      view.snapshot(await client.getTask({ id: input.taskId, historyLength: 0 }, { signal }));
-      const phase = phaseOf(view.status, input.handled);
-      if (phase) return withinPayloadLimit(view.outcome(phase), input.agent.name, `task ${input.taskId}`);
-      return { ...view.outcome('running'), artifacts: [] };
+      const task = await client.getTask({ id: input.taskId, historyLength: 0 }, { signal });
+      const phase = phaseOf(task.status, input.handled);
+      if (!phase) {
+        view.snapshot(task); // checked and counted; its files are read when it has decided
+        return { ...view.outcome('running'), artifacts: [] };
+      }
+      await view.read(task);
+      const outcome = await view.result(phase);
+      return withinPayloadLimit(outcome, input.agent.name, `task ${input.taskId}`, deps.offloadsPayloads);
     }),
   );
 }

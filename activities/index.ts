@@ -10,10 +10,12 @@ import type { Dispatcher } from 'undici';
 import type { Task } from '../a2a/index.js';
 import { publicAddressLookup } from '../a2a/outbound-policy.js';
 import type { ResolvedAgent } from '../contract/delegation-types.js';
+import type { BlobStore } from '../storage/blob-store.js';
 import { AgentAccess, defaultDispatcher } from './agent-access.js';
 import { AgentRegistry } from './agent-registry.js';
 import { cancelTask, type CancelTaskInput } from './cancel-task.js';
 import { AgentCardCache } from './card-cache.js';
+import { DEFAULT_LIMITS } from '../a2a/limits.js';
 import type { ActivityDeps } from './deps.js';
 import { getTask, type GetTaskInput } from './get-task.js';
 import { deletePushConfig, registerPushConfig, type PushConfigInput, type PushRegistration } from './push-config.js';
@@ -41,6 +43,23 @@ export interface CreateActivitiesOptions {
   limits?: ActivityDeps['limits'];
   /** Spans and metrics of agent requests (see telemetry/); unset = none. */
   telemetry?: ActivityDeps['telemetry'];
+  /**
+   * File parts (and text artifacts of at least `textThresholdBytes`, 64 KiB) go to this blob
+   * store as they arrive, and results carry an `ArtifactRef` instead of the bytes
+   * (docs/files.md). Unset: artifacts stay inline in history (and a result past 1.5 MB fails).
+   */
+  artifacts?: ArtifactStoreOptions;
+  /** Temporal payloads go to a blob store past a threshold (External Storage): results are not capped at 1.5 MB. */
+  offloadsPayloads?: boolean;
+}
+
+/** Where the tracking activities put artifacts' bytes. */
+export interface ArtifactStoreOptions {
+  store: BlobStore;
+  /** @default 65536 */
+  textThresholdBytes?: number;
+  /** The hard cap on one artifact file (A2A_RESULT_TOO_LARGE past it). @default none */
+  maxArtifactBytes?: number;
 }
 
 /** The activity functions by type name, as workflows see them through `proxyActivities`. See [docs/guide.md](../docs/guide.md#delegation-inside-your-own-workflows). */
@@ -93,6 +112,17 @@ export function createActivities(options: CreateActivitiesOptions = {}): Delegat
     limits: options.limits,
     telemetry: options.telemetry,
     owners: new TaskOwners(),
+    ...(options.artifacts
+      ? {
+          artifacts: {
+            store: options.artifacts.store,
+            textThresholdBytes: options.artifacts.textThresholdBytes ?? 64 * 1024,
+            maxArtifactBytes: options.artifacts.maxArtifactBytes ?? Number.MAX_SAFE_INTEGER,
+            maxStoredBytes: options.limits?.maxDelegationStoredBytes ?? DEFAULT_LIMITS.maxDelegationStoredBytes,
+          },
+        }
+      : {}),
+    ...(options.offloadsPayloads ? { offloadsPayloads: true } : {}),
   };
   return {
     'a2a.resolveAgent': (input: ResolveAgentInput) => resolveAgent(deps, input),

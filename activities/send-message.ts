@@ -2,6 +2,7 @@ import { Context, log } from '@temporalio/activity';
 import { A2AError, type A2AClient, type Message, type Task } from '../a2a/index.js';
 import type { AgentRef, StatusKey } from '../contract/delegation-types.js';
 import { clientFor, taskViewOptions, type ActivityDeps } from './deps.js';
+import { withoutReservedMetadata } from './artifact-spool.js';
 import { asActivity } from './failures.js';
 import { whileHeartbeating } from './heartbeat.js';
 import { withinPayloadLimit } from './payload-limit.js';
@@ -47,12 +48,12 @@ export async function sendMessage(deps: ActivityDeps, input: SendMessageInput): 
       if (context.info.attempt > 1) {
         const existing = await findSentTask(client, input.message, signal);
         if (existing) {
-          checkSentTask(deps, input, existing);
+          const view = checkSentTask(deps, input, existing);
           log.info('adopted the task created by an earlier attempt', {
             taskId: existing.id,
             messageId: input.message.messageId,
           });
-          return taskOutcome(input, existing, true);
+          return taskOutcome(deps, input, view, existing, true);
         }
       }
       const response = await client.sendMessage(
@@ -62,10 +63,11 @@ export async function sendMessage(deps: ActivityDeps, input: SendMessageInput): 
         },
         { signal },
       );
-      if ('task' in response) checkSentTask(deps, input, response.task);
-      return 'task' in response
-        ? taskOutcome(input, response.task, false)
-        : withinPayloadLimit({ kind: 'message', message: response.message }, input.agent.name, 'its direct reply');
+      if ('task' in response) {
+        return taskOutcome(deps, input, checkSentTask(deps, input, response.task), response.task, false);
+      }
+      const reply = { kind: 'message' as const, message: response.message };
+      return withinPayloadLimit(reply, input.agent.name, 'its direct reply', deps.offloadsPayloads);
     }),
   );
 }
@@ -75,21 +77,38 @@ export async function sendMessage(deps: ActivityDeps, input: SendMessageInput): 
  * answered, no other delegation's on this worker) and within the byte budget.
  * @throws InvalidResponseError, ResponseTooLargeError
  */
-function checkSentTask(deps: ActivityDeps, input: SendMessageInput, task: Task): void {
+function checkSentTask(deps: ActivityDeps, input: SendMessageInput, task: Task): TaskView {
   const { taskId, contextId } = input.message;
   const expect = { ...(taskId ? { taskId } : {}), ...(contextId ? { contextId } : {}) };
-  new TaskView('', undefined, taskViewOptions(deps, input.agent, { expect })).snapshot(task);
+  const view = new TaskView('', undefined, taskViewOptions(deps, input.agent, { expect }));
+  view.snapshot(task);
+  return view;
 }
 
-function taskOutcome(input: SendMessageInput, task: Task, adopted: boolean): SendOutcome {
+/** The task as the workflow gets it: a decided task's files in the blob store (when the worker has one). */
+async function taskOutcome(
+  deps: ActivityDeps,
+  input: SendMessageInput,
+  view: TaskView,
+  task: Task,
+  adopted: boolean,
+): Promise<SendOutcome> {
   const phase = phaseOf(task.status, input.handled);
   const decided = phase
     ? { phase, status: statusKeyOf(task.status), statusText: messageText(task.status.message) }
     : undefined;
+  let sent = withoutHistory(task);
+  if (phase && deps.artifacts && task.artifacts?.length) {
+    await view.read(task);
+    sent = { ...sent, artifacts: (await view.result(phase)).artifacts };
+  } else if (sent.artifacts) {
+    sent = { ...sent, artifacts: sent.artifacts.map(withoutReservedMetadata) }; // a stranger does not forge our references
+  }
   return withinPayloadLimit(
-    { kind: 'task', task: withoutHistory(task), adopted, ...(decided ? { decided } : {}) },
+    { kind: 'task', task: sent, adopted, ...(decided ? { decided } : {}) },
     input.agent.name,
     `task ${task.id}`,
+    deps.offloadsPayloads,
   );
 }
 

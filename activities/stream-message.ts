@@ -63,7 +63,7 @@ export async function streamMessage(deps: ActivityDeps, input: StreamMessageInpu
                 taskId: existing.id,
                 messageId: input.message.messageId,
               });
-              view.snapshot(existing);
+              await view.read(existing);
             }
           }
           const opening = view.task.id
@@ -76,9 +76,10 @@ export async function streamMessage(deps: ActivityDeps, input: StreamMessageInpu
           mayHaveSent = true;
           try {
             const end = await followStream(follower, opening);
-            if (end.kind === 'message') return withinPayloadLimit(end, input.agent.name, 'its direct reply');
-            const outcome = withReachability(end.outcome, reach);
-            return withinPayloadLimit({ kind: 'task' as const, ...outcome }, input.agent.name, `task ${view.task.id}`);
+            const offloaded = deps.offloadsPayloads;
+            if (end.kind === 'message') return withinPayloadLimit(end, input.agent.name, 'its direct reply', offloaded);
+            const outcome = { kind: 'task' as const, ...withReachability(end.outcome, reach) };
+            return withinPayloadLimit(outcome, input.agent.name, `task ${view.task.id}`, offloaded);
           } catch (err) {
             // Before the task was named we cannot tell whether the agent got the message: look before sending again.
             if (view.task.id || !(isTransient(err) || err instanceof StreamEndedEarly)) throw err;

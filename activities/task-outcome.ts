@@ -15,6 +15,7 @@ import {
 import { InvalidResponseError } from '../a2a/errors.js';
 import type { StatusKey } from '../contract/delegation-types.js';
 import { isAnsweredStatus, statusKeyOf } from '../contract/answered-status.js';
+import { type ArtifactSpool, withoutReservedMetadata } from './artifact-spool.js';
 import { ByteBudget, partsBytes } from './byte-budget.js';
 import { checkTaskIdentity, quoteId, type ExpectedTask } from './task-identity.js';
 import { messageText } from './task-view.js';
@@ -36,6 +37,15 @@ export interface TrackOutcome {
   unreachableSince?: number;
   /** Bytes the agent made this delegation drop so far (see ByteBudget): pass them to the next round (RoundSettings.droppedBytes). */
   droppedBytes?: number;
+  /** The same for file bytes written to the blob store. */
+  droppedStoredBytes?: number;
+}
+
+/** A file of an artifact as the blob store has it so far. */
+export interface FileProgress {
+  name: string;
+  mediaType: string;
+  size: number;
 }
 
 /** One artifact as the tracker has it so far (heartbeat details; `watch` prints `text` as it grows). */
@@ -45,6 +55,8 @@ export interface ArtifactProgress {
   parts: number;
   lastChunk: boolean;
   text: string;
+  /** Its files going to the blob store (name, type, bytes so far): what `watch` shows instead of bytes. */
+  files?: FileProgress[];
 }
 
 /** The tracking activity's heartbeat details: what it has seen, so a new attempt and `watch` can use it. See [docs/guide.md](../docs/guide.md#the-commands). */
@@ -58,6 +70,8 @@ export interface TrackProgress {
   unreachableSince?: number;
   /** Bytes the agent made this delegation drop so far (see ByteBudget): a new attempt goes on counting. */
   droppedBytes?: number;
+  /** The same for file bytes written to the blob store (the spool's budget). */
+  droppedStoredBytes?: number;
 }
 
 /** Heartbeat details are small by design: the last 16 KB of each artifact's text, 32 artifacts, 64 KB of text in all. */
@@ -94,6 +108,8 @@ export interface TaskViewOptions {
   expect?: ExpectedTask;
   /** Told of the task id (and context) once they are known or change: another delegation's task is refused there. */
   claim?: (taskId: string, contextId: string | undefined) => void;
+  /** File parts to the blob store as they arrive (see artifact-spool.ts); unset: they stay inline. */
+  spool?: ArtifactSpool;
 }
 
 /**
@@ -113,6 +129,7 @@ export class TaskView {
   private readonly assembler: ArtifactAssembler;
   private readonly expected: ExpectedTask;
   private readonly claim: TaskViewOptions['claim'];
+  private readonly spool: ArtifactSpool | undefined;
   /** Bytes held per artifact, and by the current status message. */
   private readonly artifactBytes = new Map<string, number>();
   private statusBytes = 0;
@@ -123,6 +140,7 @@ export class TaskView {
     this.budget = options.budget ?? new ByteBudget();
     this.expected = { ...options.expect, ...(taskId ? { taskId } : {}) };
     this.claim = options.claim;
+    this.spool = options.spool;
     this.task = { id: taskId, status: { state: resumed?.state ?? 'TASK_STATE_SUBMITTED' } } as Task;
     this.events = resumed?.events ?? 0;
   }
@@ -135,9 +153,48 @@ export class TaskView {
    * followed, or another context; ResponseTooLargeError past the byte budget.
    */
   apply(event: StreamResponse, opening = false): void {
+    this.applyOwn(this.spool ? event : withoutOurMetadata(event), opening);
+  }
+
+  /**
+   * {@link apply} for a view with a spool: file parts go to the blob store first (after the
+   * event's ids were checked), what is assembled holds placeholders. Without a spool, `apply`.
+   */
+  async take(event: StreamResponse, opening = false): Promise<void> {
+    if (!this.spool) return this.apply(event, opening);
+    if ('task' in event) {
+      this.adopt(event.task.id, event.task.contextId);
+      event = { task: await this.spool.task(event.task, opening) };
+    } else if ('artifactUpdate' in event) {
+      const update = event.artifactUpdate;
+      this.adopt(update.taskId, update.contextId);
+      event = { artifactUpdate: await this.spool.update(update, this.assembler.position(update)) };
+    }
+    this.applyOwn(event, opening);
+  }
+
+  /** {@link snapshot} through the spool (a read of ours). */
+  async read(task: Task): Promise<void> {
+    if (!this.spool) return this.snapshot(task);
+    this.adopt(task.id, task.contextId);
+    this.snapshotOwn(await this.spool.task(task, true), true);
+  }
+
+  /**
+   * {@link outcome} with every stored file sealed: its reference (a decided task), or its name and
+   * size so far (`running`: the spool's sessions are dropped, the next round reads afresh).
+   */
+  async result(phase: TrackPhase): Promise<TrackOutcome> {
+    const outcome = this.outcome(phase);
+    if (!this.spool) return outcome;
+    const artifacts = await this.spool.seal(outcome.artifacts, phase !== 'running');
+    return { ...outcome, artifacts, ...this.droppedStored() };
+  }
+
+  private applyOwn(event: StreamResponse, opening: boolean): void {
     this.events += 1;
     if ('task' in event) {
-      this.snapshot(event.task, opening);
+      this.snapshotOwn(event.task, opening);
     } else if ('statusUpdate' in event) {
       const update = event.statusUpdate;
       this.adopt(update.taskId, update.contextId);
@@ -161,6 +218,10 @@ export class TaskView {
    * event), so what it holds is what the delegation holds; otherwise what it replaces is dropped.
    */
   snapshot(task: Task, ours = true): void {
+    this.snapshotOwn(this.spool ? task : withoutOurTaskMetadata(task), ours);
+  }
+
+  private snapshotOwn(task: Task, ours: boolean): void {
     this.adopt(task.id, task.contextId);
     const sizes = new Map<string, number>();
     for (const artifact of task.artifacts ?? [])
@@ -238,6 +299,7 @@ export class TaskView {
         parts: artifact.parts.length,
         lastChunk: this.artifacts.lastChunk[artifact.artifactId] ?? false,
         text,
+        ...this.filesProgress(artifact.artifactId),
       };
     });
     const dropped = this.budget.droppedBytes;
@@ -247,7 +309,20 @@ export class TaskView {
       events: this.events,
       artifacts: shown,
       ...(dropped ? { droppedBytes: dropped } : {}),
+      ...this.droppedStored(),
     };
+  }
+
+  private filesProgress(artifactId: string): { files?: FileProgress[] } {
+    const files = this.spool?.filesOf(artifactId).slice(0, MAX_PROGRESS_ARTIFACTS);
+    return files?.length
+      ? { files: files.map((f) => ({ ...f, name: f.name.slice(0, 256), mediaType: f.mediaType.slice(0, 256) })) }
+      : {};
+  }
+
+  private droppedStored(): { droppedStoredBytes?: number } {
+    const dropped = this.spool?.budget.droppedBytes;
+    return dropped ? { droppedStoredBytes: dropped } : {};
   }
 
   outcome(phase: TrackPhase): TrackOutcome {
@@ -262,6 +337,22 @@ export class TaskView {
       ...(dropped ? { droppedBytes: dropped } : {}),
     };
   }
+}
+
+/** The event without the agent's metadata under our reserved keys. */
+function withoutOurMetadata(event: StreamResponse): StreamResponse {
+  if ('task' in event) return { ...event, task: withoutOurTaskMetadata(event.task) };
+  if ('artifactUpdate' in event) {
+    return {
+      ...event,
+      artifactUpdate: { ...event.artifactUpdate, artifact: withoutReservedMetadata(event.artifactUpdate.artifact) },
+    };
+  }
+  return event;
+}
+
+function withoutOurTaskMetadata(task: Task): Task {
+  return task.artifacts ? { ...task, artifacts: task.artifacts.map(withoutReservedMetadata) } : task;
 }
 
 /** The last `max` characters of the artifact's text parts, read from its end. */

@@ -69,7 +69,12 @@ export async function trackTask(deps: ActivityDeps, input: TrackTaskInput): Prom
         // A subscription or a read never answers with a direct reply: that only ends a send.
         if (end.kind === 'message')
           throw new InvalidResponseError('The agent answered a subscription with a message.', {});
-        return withinPayloadLimit(withReachability(end.outcome, reach), input.agent.name, `task ${input.taskId}`);
+        return withinPayloadLimit(
+          withReachability(end.outcome, reach),
+          input.agent.name,
+          `task ${input.taskId}`,
+          deps.offloadsPayloads,
+        );
       } finally {
         heartbeats.stop();
       }
@@ -94,6 +99,7 @@ export function resumeFollowing(
   const options = taskViewOptions(deps, input.agent, {
     expect,
     droppedBytes: resumed?.droppedBytes ?? input.droppedBytes ?? 0,
+    droppedStoredBytes: resumed?.droppedStoredBytes ?? 0,
   });
   const view = new TaskView(taskId ?? resumed?.taskId ?? '', resumed, options);
   const since = resumed?.unreachableSince ?? input.unreachableSince;
@@ -142,7 +148,7 @@ export async function followStream(
   let pause = input.pollInitialMs;
   for (;;) {
     const remaining = f.deadline - Date.now();
-    if (remaining <= 0) return running(view);
+    if (remaining <= 0) return await running(view);
     const round = AbortSignal.any([context.cancellationSignal, AbortSignal.timeout(remaining)]);
     const before = view.events;
     try {
@@ -154,14 +160,14 @@ export async function followStream(
       for await (const event of events) {
         reach.answered();
         if ('message' in event && !view.task.id) return { kind: 'message', message: event.message };
-        view.apply(event, first); // a stream's first event is the task as it stands: a read of ours
+        await view.take(event, first); // a stream's first event is the task as it stands: a read of ours
         first = false;
         beat();
         const phase = phaseOf(view.status, input.handled);
-        if (phase) return { kind: 'task', outcome: view.outcome(phase) };
+        if (phase) return { kind: 'task', outcome: await view.result(phase) };
       }
     } catch (err) {
-      if (round.aborted && !context.cancellationSignal.aborted) return running(view);
+      if (round.aborted && !context.cancellationSignal.aborted) return await running(view);
       if (!view.task.id) throw err;
       if (isTransient(err)) await reach.failed(err);
       // Idle (streams carry no keep-alives), or not subscribable: already terminal, or (a2a-go 0.3) a task
@@ -174,7 +180,7 @@ export async function followStream(
     if (read) return read;
     // Still running and the stream ended: subscribe again, pausing longer while nothing happens.
     pause = view.events > before + 1 ? input.pollInitialMs : Math.min(pause * 1.5, input.pollMaxMs);
-    if (Date.now() + pause >= f.deadline) return running(view);
+    if (Date.now() + pause >= f.deadline) return await running(view);
     await context.sleep(pause);
   }
 }
@@ -203,7 +209,7 @@ async function poll(f: Follower): Promise<FollowEnd> {
     const read = await readTask(f);
     if (read) return read;
     pause = view.fingerprint() !== before ? input.pollInitialMs : Math.min(pause * 1.5, input.pollMaxMs);
-    if (Date.now() + pause >= f.deadline) return running(f.view);
+    if (Date.now() + pause >= f.deadline) return await running(f.view);
     await Context.current().sleep(pause);
   }
 }
@@ -211,9 +217,11 @@ async function poll(f: Follower): Promise<FollowEnd> {
 /** One GetTask (a transient failure counts against reachability and reads nothing): the end when the task decided. */
 async function readTask({ client, input, view, reach, beat }: Follower): Promise<FollowEnd | undefined> {
   try {
-    view.snapshot(
-      await client.getTask({ id: view.task.id, historyLength: 0 }, { signal: Context.current().cancellationSignal }),
+    const task = await client.getTask(
+      { id: view.task.id, historyLength: 0 },
+      { signal: Context.current().cancellationSignal },
     );
+    await view.read(task);
   } catch (err) {
     if (!isTransient(err)) throw err;
     await reach.failed(err);
@@ -222,9 +230,9 @@ async function readTask({ client, input, view, reach, beat }: Follower): Promise
   reach.answered();
   beat();
   const phase = phaseOf(view.status, input.handled);
-  return phase ? { kind: 'task', outcome: view.outcome(phase) } : undefined;
+  return phase ? { kind: 'task', outcome: await view.result(phase) } : undefined;
 }
 
-function running(view: TaskView): FollowEnd {
-  return { kind: 'task', outcome: view.outcome('running') };
+async function running(view: TaskView): Promise<FollowEnd> {
+  return { kind: 'task', outcome: await view.result('running') };
 }

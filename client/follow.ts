@@ -4,10 +4,12 @@
  * Used by `watch`, `--follow` and the demo.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { FileSummary } from '../contract/index.js';
 import type { CliContext } from './context.js';
 import { MarkdownBlocks } from './markdown-blocks.js';
 import { renderMarkdown } from './markdown-terminal.js';
 import type { OutputFormat } from './output-format.js';
+import { fileText } from './render-status.js';
 import { readStatus, type QuestionView, type StatusView } from './status-view.js';
 import { indentLines, oneLine, terminalJson } from './terminal-text.js';
 import type { Terminal } from './terminal.js';
@@ -43,6 +45,7 @@ type FollowEvent =
   | { type: 'question'; question: QuestionView }
   | { type: 'artifact'; workflowId: string; label?: string; artifactId: string; name?: string; text: string }
   | { type: 'result'; workflowId: string; label?: string; artifactId: string; name?: string; characters: number }
+  | { type: 'file'; workflowId: string; label?: string; artifactId: string; file: FileSummary }
   | { type: 'end'; status: string; view: StatusView };
 
 /** Follows `workflowId` until it closes; resolves to its last view. */
@@ -51,6 +54,8 @@ export async function follow(context: CliContext, workflowId: string, options: F
   const seenQuestions = new Set<string>();
   const states = new Map<string, string>();
   const printed = new Map<string, number>();
+  /** Files by artifact and position, with what was last shown of them (size, stored). */
+  const shownFiles = new Map<string, string>();
   let lastArtifact = '';
   let phase = '';
   let approvalAsked = false;
@@ -101,6 +106,8 @@ export async function follow(context: CliContext, workflowId: string, options: F
         return terminal.line(
           `  ${oneLine(event.label ?? 'agent')}: ${oneLine(event.name ?? event.artifactId)} ready (${event.characters} characters)`,
         );
+      case 'file':
+        return terminal.line(`  ${oneLine(event.label ?? 'agent')}: ${fileText(event.file)}`);
       case 'end':
         return terminal.line(
           `\n■ ${event.view.kind} ${event.status.toLowerCase()}${event.view.outcome ? `: ${event.view.outcome}` : ''}`,
@@ -123,6 +130,13 @@ export async function follow(context: CliContext, workflowId: string, options: F
       const streamed = (options.streams ?? streamsByDefault)(d.label, view);
       for (const artifact of d.artifacts) {
         const key = `${d.workflowId}#${artifact.artifactId}`;
+        for (const [i, file] of artifact.files.entries()) {
+          const seen = `${key}#${i}`;
+          const shown = `${file.size}${file.stored ? ' stored' : ''}`;
+          if (shownFiles.get(seen) === shown) continue;
+          shownFiles.set(seen, shown);
+          emit({ type: 'file', workflowId: d.workflowId, label: d.label, artifactId: artifact.artifactId, file });
+        }
         const done = printed.get(key) ?? 0;
         if (streamed && artifact.text.length > done) {
           emit({
@@ -134,7 +148,7 @@ export async function follow(context: CliContext, workflowId: string, options: F
             text: artifact.text.slice(done),
           });
           printed.set(key, artifact.text.length);
-        } else if (!streamed && done === 0 && d.phase === 'completed') {
+        } else if (!streamed && done === 0 && d.phase === 'completed' && !artifact.files.length) {
           emit({
             type: 'result',
             workflowId: d.workflowId,

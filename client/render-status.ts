@@ -5,6 +5,7 @@
  * heading. Scrubbed here (terminal-text.ts), then painted: the delegations are a table fitted to
  * the terminal's width, the report is rendered markdown (or its source, for `markdown`).
  */
+import { sizeText, type FileSummary } from '../contract/artifact-ref.js';
 import { fitLines, paintTerminal, renderColumns, renderMarkdown, type TerminalText } from './markdown-terminal.js';
 import { terminalStyle, type OutputFormat, type TerminalStyle } from './output-format.js';
 import type { StatusView } from './status-view.js';
@@ -80,12 +81,10 @@ export function renderStatus(view: StatusView, { style = PLAIN, format = 'text' 
   const artifacts = view.delegations.flatMap((d) => d.artifacts.map((a) => ({ d, a })));
   if (artifacts.length && !view.report) {
     lines.push('', heading('Artifacts so far:'));
-    for (const { d, a } of artifacts)
-      lines.push(
-        t(
-          `  ${oneLine(d.label ?? d.agent)} · ${oneLine(a.name ?? a.artifactId)} (${a.parts} parts, ${a.text.length} characters)`,
-        ),
-      );
+    for (const { d, a } of artifacts) {
+      const what = a.files.length ? a.files.map(fileText).join(', ') : `${a.parts} parts, ${a.text.length} characters`;
+      lines.push(t(`  ${oneLine(d.label ?? d.agent)} · ${oneLine(a.name ?? a.artifactId)} (${what})`));
+    }
   }
   if (view.report)
     lines.push(
@@ -107,4 +106,9 @@ export function renderStatus(view: StatusView, { style = PLAIN, format = 'text' 
 
 function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** `CHANGELOG.md, text/markdown, 2.1 KiB` (`… so far` while it arrives): a file without its bytes. */
+export function fileText(file: FileSummary): string {
+  return `${oneLine(file.name)}, ${oneLine(file.mediaType)}, ${sizeText(file.size)}${file.stored ? '' : ' so far'}`;
 }

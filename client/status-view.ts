@@ -6,11 +6,13 @@
 import type { WorkflowExecutionStatusName, WorkflowHandle } from '@temporalio/client';
 import type { Artifact, Part, TaskState } from '../a2a/index.js';
 import {
+  fileSummaryOf,
   delegationStatusQuery,
   releaseStatusQuery,
   type DelegateResult,
   type DelegationPhase,
   type DelegationStatus,
+  type FileSummary,
   type Decision,
   type PendingQuestion,
   type ReleaseOutcome,
@@ -20,6 +22,7 @@ import {
   type ReleaseStatus,
 } from '../contract/index.js';
 import { workflowUrl, type CliContext } from './context.js';
+import type { TrackProgress } from '../activities/index.js';
 import { trackingProgress } from './tracking-progress.js';
 import { findTarget, quickQuery, type TargetKind } from './workflow-target.js';
 
@@ -31,6 +34,8 @@ export interface ArtifactView {
   data: unknown[];
   /** Parts received so far. */
   parts: number;
+  /** Its files (stored, or still arriving): name, type, size, never bytes. */
+  files: FileSummary[];
 }
 
 /** A question waiting for an answer, as `status` shows it. See [docs/guide.md](../docs/guide.md#the-commands). */
@@ -203,8 +208,10 @@ async function readDelegation(
         text: live.text,
         data: [],
         parts: live.parts,
+        files: liveFiles(live.files),
       });
-    else if (live.parts > known.parts) Object.assign(known, { text: live.text, parts: live.parts });
+    else if (live.parts > known.parts)
+      Object.assign(known, { text: live.text, parts: live.parts, files: liveFiles(live.files) });
   }
   return view;
 }
@@ -272,5 +279,14 @@ async function failureText(handle: WorkflowHandle): Promise<string | undefined> 
 export function artifactView(artifact: Artifact): ArtifactView {
   const text = artifact.parts.map((p: Part) => ('text' in p && typeof p.text === 'string' ? p.text : '')).join('');
   const data = artifact.parts.flatMap((p: Part) => ('data' in p ? [p.data] : []));
-  return { artifactId: artifact.artifactId, name: artifact.name, text, data, parts: artifact.parts.length };
+  const files = artifact.parts.flatMap((p: Part) => {
+    const file = fileSummaryOf(p);
+    return file ? [file] : [];
+  });
+  return { artifactId: artifact.artifactId, name: artifact.name, text, data, parts: artifact.parts.length, files };
+}
+
+/** The files a tracking heartbeat reports: still arriving. */
+function liveFiles(files: TrackProgress['artifacts'][number]['files']): FileSummary[] {
+  return (files ?? []).map((f) => ({ ...f, stored: false }));
 }

@@ -25,6 +25,32 @@ export interface ArtifactRef {
  */
 export const ARTIFACT_REF_KEY = 'a2aTemporal.artifactRef';
 
+/**
+ * The metadata key under which a part describes a file still arriving when a tracking round ended
+ * (`{name, mediaType, size}`, the size so far; no reference yet). Reserved like {@link ARTIFACT_REF_KEY}.
+ */
+export const PENDING_FILE_KEY = 'a2aTemporal.pendingFile';
+
+/** A file as status and watch show it: its name, type and size (so far, while it arrives). */
+export interface FileSummary {
+  name: string;
+  mediaType: string;
+  size: number;
+  /** In the blob store, complete (else still arriving). */
+  stored: boolean;
+}
+
+/** The file a part stands for, when it is one of ours: stored (a reference) or still arriving. */
+export function fileSummaryOf(part: { metadata?: Record<string, unknown> | undefined }): FileSummary | undefined {
+  const ref = artifactRefOf(part);
+  if (ref) return { name: ref.name, mediaType: ref.mediaType, size: ref.size, stored: true };
+  const pending = part.metadata?.[PENDING_FILE_KEY] as Record<string, unknown> | undefined;
+  if (typeof pending !== 'object' || pending === null) return undefined;
+  const { name, mediaType, size } = pending;
+  if (typeof name !== 'string' || typeof mediaType !== 'string' || typeof size !== 'number') return undefined;
+  return { name, mediaType, size, stored: false };
+}
+
 /** The reference a part carries, when it carries a well-formed one. */
 export function artifactRefOf(part: { metadata?: Record<string, unknown> | undefined }): ArtifactRef | undefined {
   const ref = part.metadata?.[ARTIFACT_REF_KEY];
@@ -43,4 +69,11 @@ export function artifactRefOf(part: { metadata?: Record<string, unknown> | undef
     return undefined;
   }
   return { name, mediaType, size, sha256, key };
+}
+
+/** `512 B`, `2.9 KiB`, `5.7 MiB`: a file's size for people. */
+export function sizeText(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }

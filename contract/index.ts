@@ -34,4 +34,11 @@ export {
   releaseStatusQuery,
 } from './messages.js';
 export { A2A_AGENT, A2A_TASK_STATE, RELEASE_PHASE, RELEASE_SERVICE } from './search-attributes.js';
-export { ARTIFACT_REF_KEY, artifactRefOf, type ArtifactRef } from './artifact-ref.js';
+export {
+  ARTIFACT_REF_KEY,
+  PENDING_FILE_KEY,
+  artifactRefOf,
+  fileSummaryOf,
+  type ArtifactRef,
+  type FileSummary,
+} from './artifact-ref.js';

@@ -2,6 +2,7 @@
  * The release coordinator's contract: input, result, the `status` query's answer, and the
  * payloads of its updates. Plain JSON only: these live in history.
  */
+import type { ArtifactRef } from './artifact-ref.js';
 import type { Duration } from '@temporalio/common';
 import type { DelegationPhase, PendingQuestion, TrackingMode } from './delegation-types.js';
 import type { TaskState } from '../a2a/index.js';
@@ -105,7 +106,17 @@ export interface ReleaseReport {
   sortedByAgent: boolean;
   analysis: CheckOutcome;
   checks: CheckOutcome[];
+  /** The files the delegations returned into the blob store (their references; the report links each). */
+  files: ReportFile[];
   markdown: string;
+}
+
+/** A stored file of one of the release's delegations. */
+export interface ReportFile {
+  /** The delegation's label (`changelog`, `license`…) and its workflow. */
+  label: string;
+  workflowId: string;
+  ref: ArtifactRef;
 }
 
 /** The approval or rejection of a release: who decided, when and why. See [docs/guide.md](../docs/guide.md#the-commands). */

@@ -15,6 +15,8 @@
  * | `A2A_EXTERNAL_STORAGE` | Temporal payloads above the threshold go to the store | `true` |
  * | `A2A_BLOB_THRESHOLD_BYTES` | External Storage's threshold | 262144 (Temporal's 256 KiB) |
  * | `A2A_BLOB_MAX_PAYLOAD_BYTES` | the largest stored payload a reader loads into memory | 64 MiB |
+ * | `A2A_ARTIFACT_THRESHOLD_BYTES` | a text artifact this large is stored (file parts always are) | 65536 |
+ * | `A2A_MAX_ARTIFACT_BYTES` | the hard cap on one artifact file (A2A_RESULT_TOO_LARGE past it) | none |
  *
  * Credentials for S3 come from the AWS SDK's own chain (`AWS_ACCESS_KEY_ID`/`AWS_SECRET_ACCESS_KEY`,
  * `AWS_PROFILE` and the shared files, SSO, container and instance roles), never from our settings.
@@ -49,6 +51,12 @@ const BlobEnvSchema = z.object({
     .min(0)
     .default(256 * 1024),
   A2A_BLOB_MAX_PAYLOAD_BYTES: positiveInt.default(64 * 1024 * 1024),
+  A2A_ARTIFACT_THRESHOLD_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(64 * 1024),
+  A2A_MAX_ARTIFACT_BYTES: positiveInt.optional(),
 });
 
 /** Where blobs are kept. See [docs/files.md](../docs/files.md#settings). */
@@ -73,6 +81,10 @@ export interface BlobSettings {
   thresholdBytes: number;
   /** The largest stored payload a reader loads into memory (a claim naming a bigger blob fails). @default 64 MiB */
   maxPayloadBytes: number;
+  /** A text artifact of at least this many bytes goes to the store (file parts always do). @default 65536 */
+  artifactThresholdBytes: number;
+  /** The hard cap on one artifact file: past it the delegation fails with A2A_RESULT_TOO_LARGE. @default none */
+  maxArtifactBytes?: number;
 }
 
 /** @throws Error with a sentence naming the variable when the environment is invalid. */
@@ -100,6 +112,8 @@ export function loadBlobSettings(env: NodeJS.ProcessEnv = process.env): BlobSett
     externalStorage: e.A2A_EXTERNAL_STORAGE,
     thresholdBytes: e.A2A_BLOB_THRESHOLD_BYTES,
     maxPayloadBytes: e.A2A_BLOB_MAX_PAYLOAD_BYTES,
+    artifactThresholdBytes: e.A2A_ARTIFACT_THRESHOLD_BYTES,
+    ...(e.A2A_MAX_ARTIFACT_BYTES ? { maxArtifactBytes: e.A2A_MAX_ARTIFACT_BYTES } : {}),
   };
 }
 

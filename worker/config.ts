@@ -43,6 +43,7 @@ const WorkerEnvSchema = z.object({
   A2A_MAX_PARTS_PER_ARTIFACT: positiveInt.optional(),
   A2A_MAX_JSON_DEPTH: positiveInt.optional(),
   A2A_MAX_DELEGATION_BYTES: positiveInt.optional(),
+  A2A_MAX_DELEGATION_STORED_BYTES: positiveInt.optional(),
   /** Agents may be named by URL in workflow inputs (not only by agents-file name). @default true */
   A2A_AGENTS_BY_URL: bool.default(true),
   /** Agents named by URL may be on private addresses (10/8, 172.16/12, 192.168/16, fc00::/7, 100.64/10). @default false */
@@ -97,6 +98,7 @@ export function loadWorkerConfig(
       maxPartsPerArtifact: e.A2A_MAX_PARTS_PER_ARTIFACT,
       maxJsonDepth: e.A2A_MAX_JSON_DEPTH,
       maxDelegationBytes: e.A2A_MAX_DELEGATION_BYTES,
+      maxDelegationStoredBytes: e.A2A_MAX_DELEGATION_STORED_BYTES,
     }),
     agentUrls: { agentsByUrl: e.A2A_AGENTS_BY_URL, allowPrivate: e.A2A_ALLOW_PRIVATE_AGENT_URLS },
     blobs: loadBlobSettings(env),

@@ -86,7 +86,13 @@ export function a2aTemporalPlugin(options: A2ATemporalPluginOptions = {}): Simpl
   const telemetry: WorkerTelemetry =
     options.telemetry === false ? {} : (options.telemetry ?? { tracing: activeTracing(), meter: activeMeter() });
   const activityTelemetry = a2aTelemetry({ tracing: telemetry.tracing !== undefined, meter: telemetry.meter });
-  const ours = createActivities({ ...options, telemetry: activityTelemetry });
+  const ours = createActivities({
+    ...options,
+    ...(options.blobs
+      ? { offloadsPayloads: true, artifacts: options.artifacts ?? { store: options.blobs.store } }
+      : {}),
+    telemetry: activityTelemetry,
+  });
   return new A2ATemporalPlugin(
     {
       name: 'a2a-temporal',

@@ -39,6 +39,11 @@ export function a2aWorkerOptions(
         requestTimeoutMs: config.requestTimeoutMs,
         webhook: config.webhook,
         limits: config.limits,
+        artifacts: {
+          store: blobStore,
+          textThresholdBytes: config.blobs.artifactThresholdBytes,
+          ...(config.blobs.maxArtifactBytes ? { maxArtifactBytes: config.blobs.maxArtifactBytes } : {}),
+        },
         ...(config.blobs.externalStorage ? { blobs: blobStorageOptions(config.blobs, blobStore) } : {}),
         ...(telemetry === false ? { telemetry } : {}),
       }),

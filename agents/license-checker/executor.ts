@@ -1,12 +1,14 @@
 import { Role } from '@a2a-js/sdk';
 import { looksLikeManifest, parseManifest } from '../shared/manifest.js';
-import { dataOf } from '../shared/parts.js';
+import { dataOf, filePart } from '../shared/parts.js';
 import { SampleAgentExecutor } from '../shared/sample-executor.js';
 import type { DelayDefaults } from '../shared/scenario.js';
 import type { TaskTurn } from '../shared/task-turn.js';
-import { checkLicenses, licenseReportParts } from './license-check.js';
+import { checkLicenses, cycloneDxSbom, licenseReportParts } from './license-check.js';
 
 export const LICENSE_ARTIFACT_ID = 'license-report';
+/** The dependencies as a CycloneDX SBOM file, `sbom.cdx.json`. */
+export const SBOM_ARTIFACT_ID = 'sbom';
 
 export function createLicenseExecutor(defaults: DelayDefaults): SampleAgentExecutor {
   return new SampleAgentExecutor(checkManifestLicenses, defaults);
@@ -25,12 +27,20 @@ export async function checkManifestLicenses(turn: TaskTurn): Promise<void> {
   turn.working(`Checking the licenses and known-compromised releases of ${service}'s dependencies.`);
   if (!(await turn.delay(turn.settings.workDelayMs))) return;
   const report = checkLicenses(parsed.manifest);
-  const streamed = await turn.streamArtifact({
-    artifactId: LICENSE_ARTIFACT_ID,
-    name: 'License and security report',
-    description: `Licenses and supply-chain findings for ${service}`,
-    chunks: [licenseReportParts(service, report)],
-  });
+  const sbom = JSON.stringify(cycloneDxSbom(service, report), null, 2);
+  const streamed =
+    (await turn.streamArtifact({
+      artifactId: LICENSE_ARTIFACT_ID,
+      name: 'License and security report',
+      description: `Licenses and supply-chain findings for ${service}`,
+      chunks: [licenseReportParts(service, report)],
+    })) &&
+    (await turn.streamArtifact({
+      artifactId: SBOM_ARTIFACT_ID,
+      name: 'sbom.cdx.json',
+      description: `The dependencies of ${service} (CycloneDX 1.6)`,
+      chunks: [[filePart(Buffer.from(sbom), 'sbom.cdx.json', 'application/vnd.cyclonedx+json')]],
+    }));
   if (streamed)
     turn.complete(`Checked ${report.packages.length} packages of ${service}: ${report.findings.length} findings.`);
 }

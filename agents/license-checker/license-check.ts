@@ -92,3 +92,19 @@ function compromisedVersion(name: string, range: string): { version: string; inc
   }
   return undefined;
 }
+
+/** A CycloneDX 1.6 SBOM of the manifest's dependencies, with the licenses found (SPDX ids). */
+export function cycloneDxSbom(service: string, report: LicenseReport): Record<string, unknown> {
+  return {
+    bomFormat: 'CycloneDX',
+    specVersion: '1.6',
+    version: 1,
+    metadata: { component: { type: 'application', name: service } },
+    components: report.packages.map((p) => ({
+      type: 'library',
+      name: p.name,
+      version: p.range,
+      ...(p.license === 'unknown' ? {} : { licenses: [{ license: { id: p.license } }] }),
+    })),
+  };
+}

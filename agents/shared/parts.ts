@@ -8,6 +8,11 @@ export function textPart(text: string, mediaType = 'text/plain'): Part {
   return { content: { $case: 'text', value: text }, mediaType, filename: '', metadata: undefined };
 }
 
+/** A file part: `bytes` travel as `raw` (base64 on the wire), named and typed. */
+export function filePart(bytes: Buffer, filename: string, mediaType: string): Part {
+  return { content: { $case: 'raw', value: bytes }, mediaType, filename, metadata: undefined };
+}
+
 export function dataPart(data: unknown, mediaType = 'application/json'): Part {
   return { content: { $case: 'data', value: data }, mediaType, filename: '', metadata: undefined };
 }

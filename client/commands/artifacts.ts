@@ -10,6 +10,7 @@ import { listArtifactFiles, type ArtifactFile } from '../artifacts.js';
 import { CliError } from '../cli-error.js';
 import { withConnectionOptions, withContext, type GlobalOptions } from '../context.js';
 import { saveArtifactFiles } from '../save-artifacts.js';
+import { sizeText } from '../../contract/artifact-ref.js';
 import { terminalJson, terminalSafe } from '../terminal-text.js';
 
 interface ArtifactsOptions extends GlobalOptions {
@@ -92,10 +93,4 @@ function table(files: ArtifactFile[]): string {
         .trimEnd(),
     )
     .join('\n');
-}
-
-function sizeText(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }

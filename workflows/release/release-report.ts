@@ -3,8 +3,9 @@
  * suggestion (from the agent's sorted follow-up), per check its outcome. Pure: no Temporal.
  */
 import type { Artifact, Part } from '../../a2a/index.js';
+import { artifactRefOf, sizeText } from '../../contract/artifact-ref.js';
 import type { DelegateResult } from '../../contract/delegation-types.js';
-import type { CheckOutcome, Finding, ReleaseInput, ReleaseReport } from '../../contract/release-types.js';
+import type { CheckOutcome, Finding, ReleaseInput, ReleaseReport, ReportFile } from '../../contract/release-types.js';
 import { markdownInline as md } from '../markdown-text.js';
 
 /** How one delegation of the release ended: its result, or the failure's type and message. */
@@ -37,6 +38,7 @@ export function buildReleaseReport(
     sortedByAgent: sortedByAgent !== undefined,
     analysis: outcomeOf(analysis),
     checks: checks.map(outcomeOf),
+    files: [analysis, ...(sorted ? [sorted] : []), ...checks].flatMap(filesOf),
   };
   return { ...report, markdown: markdownOf(report) };
 }
@@ -51,6 +53,24 @@ export function findingsOf(result: DelegateResult): { findings: Finding[]; targe
     }
   }
   return undefined;
+}
+
+/** The stored files of a delegation's result (only references we wrote: an agent cannot forge one). */
+function filesOf(d: DelegationOutcome): ReportFile[] {
+  return (d.result?.artifacts ?? []).flatMap((a) =>
+    a.parts.flatMap((part) => {
+      const ref = artifactRefOf(part);
+      return ref ? [{ label: d.label, workflowId: d.workflowId, ref }] : [];
+    }),
+  );
+}
+
+/**
+ * A file's link: the codec server's download path (`a2a-temporal codec-server`; relative, so it
+ * resolves against wherever that server is published), named and typed for the download.
+ */
+export function fileLink(ref: ReportFile['ref']): string {
+  return `blobs/${ref.key}?name=${encodeURIComponent(ref.name)}&type=${encodeURIComponent(ref.mediaType)}`;
 }
 
 function sortByRisk(findings: Finding[]): Finding[] {
@@ -106,6 +126,14 @@ function markdownOf(r: Omit<ReleaseReport, 'markdown'>): string {
   lines.push('', '## Checks', '', '| Check | Agent | Outcome | Summary |', '| --- | --- | --- | --- |');
   for (const c of r.checks)
     lines.push(`| ${cell(c.label)} | ${cell(c.agent)} | ${c.outcome} | ${cell(firstLine(c.summary))} |`);
+  if (r.files.length) {
+    lines.push('', '## Files', '', '| File | From | Type | Size | SHA-256 |', '| --- | --- | --- | --- | --- |');
+    for (const f of r.files)
+      lines.push(
+        `| [${cell(f.ref.name)}](${fileLink(f.ref)}) | ${cell(f.label)} | ${cell(f.ref.mediaType)} | ${sizeText(f.ref.size)} | \`${f.ref.sha256.slice(0, 12)}\` |`,
+      );
+    lines.push('', 'Save them with `a2a-temporal artifacts <release id> --save DIR`.');
+  }
   return lines.filter((l, i, all) => !(l === '' && all[i - 1] === '')).join('\n') + '\n';
 }
 

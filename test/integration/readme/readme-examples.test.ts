@@ -8,7 +8,7 @@
  * asked on a terminal are answered with the documentation's own `answer`, `temporal workflow signal`,
  * `approve` and `reject` commands.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -85,6 +85,10 @@ const EXAMPLES = {
   approve: {
     match: /^npx --no-install a2a-temporal approve <releaseId> /,
     runs: '<releaseId>: the release started above, once its report is ready',
+  },
+  saveArtifacts: {
+    match: /^npx --no-install a2a-temporal artifacts <releaseId> --save \.\/out$/,
+    runs: '<releaseId>: the release approved above, in a scratch folder; CHANGELOG.md and sbom.cdx.json are saved, the SBOM is CycloneDX',
   },
   reject: {
     match: /^npx --no-install a2a-temporal reject <releaseId> /,
@@ -348,6 +352,24 @@ async function releaseStory(env: ShellEnv): Promise<void> {
   expect(approved.stdout).toContain(`Release ${id} approved by alice: all checks passed.`);
   expect(await release.exited, release.output()).toBe(0);
   expect(release.stdout()).toMatch(/^■ release completed: approved$/m);
+  const save = take(EXAMPLES.saveArtifacts);
+  // Inside the checkout (its ignored .data/), where the npx shim finds tsx, as a user's shell finds the CLI.
+  mkdirSync(join(packageRoot, '.data'), { recursive: true });
+  const folder = mkdtempSync(join(packageRoot, '.data', 'readme-save-'));
+  try {
+    const saved = await runShell(`cd '${folder}' && ${fill(save, { releaseId: id! })}`, env, bin);
+    ran.add(save);
+    expect(saved.code, saved.output).toBe(0);
+    const names = readdirSync(join(folder, 'out'));
+    // The streamed text artifact "Changelog" is saved too (Changelog.md): the file takes a unique name beside it.
+    const changelog = names.find((name) => /^CHANGELOG(-\d+)?\.md$/.test(name));
+    expect(names).toContain('sbom.cdx.json');
+    expect(readFileSync(join(folder, 'out', changelog!), 'utf8')).toMatch(/^# payment-service 2\.0\.0/);
+    const sbom: unknown = JSON.parse(readFileSync(join(folder, 'out', 'sbom.cdx.json'), 'utf8'));
+    expect(sbom).toMatchObject({ bomFormat: 'CycloneDX' });
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
 }
 
 /** `delegate --follow`, then the follow-up in its context, referring to its task, by the agent's URL. */

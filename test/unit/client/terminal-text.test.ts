@@ -124,7 +124,16 @@ describe('agent text that could forge lines', () => {
           phase: 'failed',
           taskId: `task${forged}`,
           state: 'TASK_STATE_FAILED',
-          artifacts: [{ artifactId: `a${forged}`, name: `report${forged}`, text: '', data: [], parts: 1 }],
+          artifacts: [
+            {
+              artifactId: `a${forged}`,
+              name: `report${forged}`,
+              text: '',
+              data: [],
+              parts: 1,
+              files: [{ name: `report.tar${forged}`, mediaType: `application/x-tar${forged}`, size: 3, stored: true }],
+            },
+          ],
           error: `Out of memory${forged}`,
         },
       ],

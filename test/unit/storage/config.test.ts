@@ -10,7 +10,16 @@ describe('loadBlobSettings', () => {
       externalStorage: true,
       thresholdBytes: 262_144,
       maxPayloadBytes: 64 * 1024 * 1024,
+      artifactThresholdBytes: 65_536,
     });
+  });
+
+  it('reads the artifact threshold and the hard cap per artifact', () => {
+    const settings = loadBlobSettings({ A2A_ARTIFACT_THRESHOLD_BYTES: '0', A2A_MAX_ARTIFACT_BYTES: '1048576' });
+    expect([settings.artifactThresholdBytes, settings.maxArtifactBytes]).toEqual([0, 1_048_576]);
+    expect(() => loadBlobSettings({ A2A_MAX_ARTIFACT_BYTES: '0' })).toThrow(
+      /^Environment variable A2A_MAX_ARTIFACT_BYTES is invalid/,
+    );
   });
 
   it('reads an S3-compatible store, its credentials left to the AWS SDK', () => {

@@ -1,0 +1,384 @@
+/**
+ * Artifacts to the blob store as they arrive (issue 22). The tracking activities hand every
+ * artifact chunk and task snapshot through an {@link ArtifactSpool} before it is assembled:
+ *
+ * - a `raw` (file) part's bytes are appended to an append session of the blob store, in order,
+ *   and the part is replaced by a small placeholder; consecutive `raw` parts of an artifact are
+ *   one file (the chunks an agent streamed with `append`), unless a part names another filename;
+ * - when the round ends the placeholders of each file become one part carrying its
+ *   {@link ArtifactRef} (the session finalized into a content-addressed blob); a round that ends
+ *   with the task still running drops its sessions and shows each file's name and size so far;
+ * - a text artifact of at least the threshold is stored whole when the round ends (text is
+ *   bounded by the delegation's byte budget meanwhile, as before);
+ * - metadata under our reserved keys (`a2aTemporal.*`) is dropped from every part an agent
+ *   sends: a reference in a result was always written by us.
+ *
+ * Resuming after a worker was killed: the new attempt's first read of the task (a stream's first
+ * event, a GetTask) replays the artifact's parts from the start; each chunk is appended at its
+ * offset and the session skips what it already holds, so the file is written once, byte-exactly.
+ * A session belongs to one activity (its workflow and activity id), so a retry finds it again and
+ * another round never mixes with it.
+ *
+ * Memory: one chunk (the decoded part) at a time; the S3 session buffers up to one part.
+ */
+import { createHash } from 'node:crypto';
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import { formatBytes } from '../a2a/limits.js';
+import type { Artifact, Part, Task, TaskArtifactUpdateEvent } from '../a2a/index.js';
+import { ARTIFACT_REF_KEY, PENDING_FILE_KEY, type ArtifactRef } from '../contract/artifact-ref.js';
+import { FailureType } from '../contract/failure-types.js';
+import { agentLabel } from '../contract/telemetry.js';
+import type { AppendSession, BlobStore } from '../storage/blob-store.js';
+import type { BlobReference } from '../storage/references.js';
+import { ByteBudget } from './byte-budget.js';
+
+/** Our placeholder for a stored chunk while the artifact is assembled (never leaves the activity). */
+const SPOOLED_KEY = 'a2aTemporal.spooled';
+const RESERVED_PREFIX = 'a2aTemporal.';
+
+/** How the spool stores. */
+export interface SpoolSettings {
+  store: BlobStore;
+  /** A text artifact of at least this many bytes is stored (when the round ends). @default 65536 */
+  textThresholdBytes: number;
+  /** Bytes one delegation may make us store (`A2A_MAX_DELEGATION_STORED_BYTES`). */
+  maxStoredBytes: number;
+  /** The hard cap on one stored file (`A2A_MAX_ARTIFACT_BYTES`): past it, `A2A_RESULT_TOO_LARGE`. */
+  maxArtifactBytes: number;
+}
+
+/** Where this activity's sessions live and who holds their blobs. */
+export interface SpoolScope {
+  agent: string;
+  /** Unique per activity and stable across its attempts (workflow, run, activity id). */
+  sessionPrefix: string;
+  reference: BlobReference;
+}
+
+/** A file as the placeholders describe it. */
+interface Placeholder {
+  file: number;
+  start: number;
+  size: number;
+  /** First 16 hex of the chunk's SHA-256: a replayed chunk has the same placeholder, a changed one another. */
+  sha: string;
+}
+
+interface FileState {
+  /** The filename the agent gave on the file's first part ('' when none). */
+  filename: string;
+  name: string;
+  mediaType: string;
+  session?: AppendSession;
+  /** Bytes written so far (the end of the last chunk). */
+  end: number;
+}
+
+interface ArtifactState {
+  artifactId: string;
+  files: FileState[];
+  /** Per part index: the stored chunk's placeholder, or undefined for an inline part. */
+  slots: (Placeholder | undefined)[];
+}
+
+/** The scope of the current activity: its workflow's and its own ids, and the reference for retention. */
+export function currentSpoolScope(agent: string): SpoolScope {
+  const info = Context.current().info;
+  const workflowId = info.workflowExecution?.workflowId ?? '';
+  const runId = info.workflowExecution?.runId ?? '';
+  const namespace = info.workflowNamespace ?? 'default';
+  return {
+    agent,
+    sessionPrefix: `artifact/${namespace}/${workflowId}/${runId}/${info.activityId}`,
+    reference: workflowId ? { namespace, workflowId } : { namespace },
+  };
+}
+
+export class ArtifactSpool {
+  /** Bytes this delegation stored (and dropped by replacing) against {@link SpoolSettings.maxStoredBytes}. */
+  readonly budget: ByteBudget;
+  private readonly artifacts = new Map<string, ArtifactState>();
+
+  constructor(
+    private readonly settings: SpoolSettings,
+    private readonly scope: SpoolScope,
+    droppedStoredBytes = 0,
+  ) {
+    this.budget = new ByteBudget(settings.maxStoredBytes, droppedStoredBytes, 'maxDelegationStoredBytes');
+  }
+
+  /**
+   * An artifact chunk, landing at part `position`: its file parts written to the store, returned
+   * with placeholders instead (what the assembler keeps).
+   * @throws ResponseTooLargeError past the stored-bytes budget; ApplicationFailure past the per-artifact cap
+   */
+  async update(update: TaskArtifactUpdateEvent, position: number): Promise<TaskArtifactUpdateEvent> {
+    const artifact = withoutReservedMetadata(update.artifact);
+    const state = this.artifacts.get(artifact.artifactId);
+    const parts = await this.intake(artifact, state, update.append ? position : 0, {
+      replacing: !update.append,
+      snapshot: false,
+    });
+    return { ...update, artifact: { ...artifact, parts } };
+  }
+
+  /**
+   * A task read in full (a snapshot): every artifact's file parts written (what the store already
+   * holds is skipped), returned with placeholders. `ours`: we read it (GetTask, a stream's first
+   * event), so its files are what the delegation stores now.
+   */
+  async task(task: Task, ours: boolean): Promise<Task> {
+    const artifacts = (task.artifacts ?? []).map(withoutReservedMetadata);
+    const seen = new Set(artifacts.map((a) => a.artifactId));
+    for (const state of [...this.artifacts.values()]) if (!seen.has(state.artifactId)) await this.reset(state);
+    if (ours) this.budget.rebase(sumRaw(artifacts));
+    else this.budget.replace(this.budget.heldBytes, sumRaw(artifacts));
+    const out: Artifact[] = [];
+    for (const artifact of artifacts) {
+      const parts = await this.intake(artifact, this.artifacts.get(artifact.artifactId), 0, {
+        replacing: true,
+        snapshot: true,
+      });
+      out.push({ ...artifact, parts });
+    }
+    return { ...task, ...(task.artifacts ? { artifacts: out } : {}) };
+  }
+
+  /**
+   * The artifacts for the round's outcome: each stored file's placeholders become one part with
+   * its reference (`final`), or with its name and size so far (the task still runs: the sessions
+   * are dropped, the next round reads the task afresh); large text artifacts stored.
+   */
+  async seal(artifacts: readonly Artifact[], final: boolean): Promise<Artifact[]> {
+    const out: Artifact[] = [];
+    for (const artifact of artifacts) {
+      const state = this.artifacts.get(artifact.artifactId);
+      const parts: Part[] = [];
+      let last = -1;
+      for (const part of artifact.parts) {
+        const slot = placeholderOf(part);
+        if (!slot || !state) {
+          parts.push(part);
+          continue;
+        }
+        if (slot.file === last) continue;
+        last = slot.file;
+        parts.push(await this.sealFile(state, slot.file, final));
+      }
+      out.push({ ...artifact, parts: await this.storeLargeText(artifact, parts) });
+    }
+    if (!final) for (const state of [...this.artifacts.values()]) await this.reset(state);
+    return out;
+  }
+
+  /** Name, type and size of each file of `artifactId` so far (heartbeats, `watch`). */
+  filesOf(artifactId: string): { name: string; mediaType: string; size: number }[] {
+    return (this.artifacts.get(artifactId)?.files ?? []).map((f) => ({
+      name: f.name,
+      mediaType: f.mediaType,
+      size: f.end,
+    }));
+  }
+
+  private async intake(
+    artifact: Artifact,
+    known: ArtifactState | undefined,
+    at: number,
+    how: { replacing: boolean; snapshot: boolean },
+  ): Promise<Part[]> {
+    const chunks = artifact.parts.map((part) => ('raw' in part ? Buffer.from(part.raw, 'base64') : undefined));
+    let state = known;
+    if (state && how.replacing) {
+      // A replay (the same chunks again, e.g. a stream's snapshot after the events we saw) keeps
+      // what is stored; anything else replaces the artifact: its sessions start over.
+      const replay = artifact.parts.every((_, i) => samePlaceholder(state!.slots[i], chunks[i]));
+      const complete = !how.snapshot || artifact.parts.length >= state.slots.length;
+      if (!replay || !complete) {
+        if (!how.snapshot) this.budget.replace(storedBytes(state), sumRaw([artifact]));
+        await this.reset(state);
+        state = undefined;
+      } else if (!how.snapshot) return placeholders(artifact.parts, state.slots);
+    } else if (!how.snapshot) {
+      this.budget.hold(sumRaw([artifact]));
+    }
+    if (!state)
+      this.artifacts.set(artifact.artifactId, (state = { artifactId: artifact.artifactId, files: [], slots: [] }));
+    const parts: Part[] = [];
+    for (let i = 0; i < artifact.parts.length; i++) {
+      const part = artifact.parts[i]!;
+      const bytes = chunks[i];
+      if (!bytes) {
+        state.slots[at + i] = undefined;
+        parts.push(part);
+        continue;
+      }
+      const slot = this.slotFor(artifact, state, at + i, part, bytes);
+      await this.write(state, slot, bytes);
+      state.slots[at + i] = slot;
+      parts.push(placeholderPart(part, slot));
+    }
+    return parts;
+  }
+
+  /** Where the chunk at part `index` goes: on the previous part's file, or a new one. */
+  private slotFor(artifact: Artifact, state: ArtifactState, index: number, part: Part, bytes: Buffer): Placeholder {
+    const previous = index > 0 ? state.slots[index - 1] : undefined;
+    const continues =
+      previous !== undefined && (!part.filename || part.filename === state.files[previous.file]!.filename);
+    const file = continues ? previous.file : state.files.length;
+    const start = continues ? previous.start + previous.size : 0;
+    if (!continues) {
+      state.files.push({
+        filename: part.filename ?? '',
+        name: part.filename || artifact.name || artifact.artifactId,
+        mediaType: part.mediaType || 'application/octet-stream',
+        end: 0,
+      });
+    }
+    if (start + bytes.byteLength > this.settings.maxArtifactBytes) {
+      throw ApplicationFailure.nonRetryable(
+        `Agent "${agentLabel(this.scope.agent)}" sent more than ${formatBytes(this.settings.maxArtifactBytes)} for the file "${state.files[file]!.name.slice(0, 100)}", the most one artifact may hold here (A2A_MAX_ARTIFACT_BYTES).`,
+        FailureType.resultTooLarge,
+      );
+    }
+    return { file, start, size: bytes.byteLength, sha: shortSha(bytes) };
+  }
+
+  private async write(state: ArtifactState, slot: Placeholder, bytes: Buffer): Promise<void> {
+    const file = state.files[slot.file]!;
+    file.session ??= await this.settings.store.appendSession(this.sessionId(state, slot.file), {
+      reference: this.scope.reference,
+    });
+    await file.session.append(slot.start, bytes, { signal: Context.current().cancellationSignal });
+    file.end = Math.max(file.end, slot.start + slot.size);
+  }
+
+  private sessionId(state: ArtifactState, file: number): string {
+    const id = createHash('sha256').update(state.artifactId).digest('hex').slice(0, 32);
+    return `${this.scope.sessionPrefix}/${id}/${file}`;
+  }
+
+  private async sealFile(state: ArtifactState, index: number, final: boolean): Promise<Part> {
+    const file = state.files[index]!;
+    const described = { ...(file.filename ? { filename: file.filename } : {}), mediaType: file.mediaType };
+    if (!final || !file.session) {
+      const pending = { name: file.name, mediaType: file.mediaType, size: file.end };
+      return { text: '', ...described, metadata: { [PENDING_FILE_KEY]: pending } };
+    }
+    const blob = await file.session.finalize({ signal: Context.current().cancellationSignal });
+    if (blob.size !== file.end) {
+      throw new Error(`The stored file "${file.name}" holds ${blob.size} bytes where ${file.end} were written.`);
+    }
+    const ref: ArtifactRef = { name: file.name, mediaType: file.mediaType, ...blob };
+    return { text: '', ...described, metadata: { [ARTIFACT_REF_KEY]: ref } };
+  }
+
+  /** An artifact whose text parts hold at least the threshold: the text stored as one file. */
+  private async storeLargeText(artifact: Artifact, parts: Part[]): Promise<Part[]> {
+    let length = 0;
+    for (const part of parts) if ('text' in part) length += part.text.length;
+    if (length < this.settings.textThresholdBytes) return parts;
+    const text = parts.flatMap((part) => ('text' in part && !isOurs(part) ? [part.text] : [])).join('');
+    const bytes = Buffer.from(text, 'utf8');
+    if (bytes.byteLength < this.settings.textThresholdBytes) return parts;
+    if (bytes.byteLength > this.settings.maxArtifactBytes) {
+      throw ApplicationFailure.nonRetryable(
+        `Agent "${agentLabel(this.scope.agent)}" sent ${formatBytes(bytes.byteLength)} of text in artifact "${(artifact.name || artifact.artifactId).slice(0, 100)}", more than the ${formatBytes(this.settings.maxArtifactBytes)} one artifact may hold here (A2A_MAX_ARTIFACT_BYTES).`,
+        FailureType.resultTooLarge,
+      );
+    }
+    const first = parts.find((part) => 'text' in part && !isOurs(part));
+    const mediaType = first?.mediaType || 'text/plain';
+    const blob = await this.settings.store.put(bytes, {
+      reference: this.scope.reference,
+      signal: Context.current().cancellationSignal,
+    });
+    const ref: ArtifactRef = { name: artifact.name || artifact.artifactId, mediaType, ...blob };
+    const stored: Part = { text: '', mediaType, metadata: { [ARTIFACT_REF_KEY]: ref } };
+    // The stored text takes the place of the first text part; the other parts keep their order.
+    const out: Part[] = [];
+    for (const part of parts) {
+      if (!('text' in part) || isOurs(part)) out.push(part);
+      else if (part === first) out.push(stored);
+    }
+    return out;
+  }
+
+  /** Drops what the artifact's sessions hold and forgets it. */
+  private async reset(state: ArtifactState): Promise<void> {
+    for (const [index, file] of state.files.entries()) {
+      const session =
+        file.session ??
+        (await this.settings.store.appendSession(this.sessionId(state, index), { reference: this.scope.reference }));
+      await session.abort();
+    }
+    this.artifacts.delete(state.artifactId);
+  }
+}
+
+/** The artifact without the agent's metadata under our reserved keys (on it and on each part). */
+export function withoutReservedMetadata(artifact: Artifact): Artifact {
+  const parts = artifact.parts.map((part) => {
+    const metadata = cleanMetadata(part.metadata);
+    if (metadata === part.metadata) return part;
+    const { metadata: _dropped, ...rest } = part;
+    return (metadata ? { ...rest, metadata } : rest) as Part;
+  });
+  const metadata = cleanMetadata(artifact.metadata);
+  const { metadata: _dropped, ...rest } = artifact;
+  return { ...rest, ...(metadata ? { metadata } : {}), parts };
+}
+
+function cleanMetadata(metadata: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (!metadata || !Object.keys(metadata).some((key) => key.startsWith(RESERVED_PREFIX))) return metadata;
+  const kept = Object.fromEntries(Object.entries(metadata).filter(([key]) => !key.startsWith(RESERVED_PREFIX)));
+  return Object.keys(kept).length ? kept : undefined;
+}
+
+function isOurs(part: Part): boolean {
+  return Object.keys(part.metadata ?? {}).some((key) => key.startsWith(RESERVED_PREFIX));
+}
+
+function placeholderPart(part: Part, slot: Placeholder): Part {
+  return {
+    text: '',
+    ...(part.filename ? { filename: part.filename } : {}),
+    ...(part.mediaType ? { mediaType: part.mediaType } : {}),
+    metadata: { [SPOOLED_KEY]: slot },
+  };
+}
+
+function placeholderOf(part: Part): Placeholder | undefined {
+  return part.metadata?.[SPOOLED_KEY] as Placeholder | undefined;
+}
+
+function placeholders(parts: readonly Part[], slots: readonly (Placeholder | undefined)[]): Part[] {
+  return parts.map((part, i) => (slots[i] ? placeholderPart(part, slots[i]) : part));
+}
+
+function samePlaceholder(slot: Placeholder | undefined, bytes: Buffer | undefined): boolean {
+  if (!slot || !bytes) return slot === undefined && bytes === undefined;
+  return slot.size === bytes.byteLength && slot.sha === shortSha(bytes);
+}
+
+function shortSha(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex').slice(0, 16);
+}
+
+function storedBytes(state: ArtifactState): number {
+  return state.files.reduce((sum, file) => sum + file.end, 0);
+}
+
+/** Decoded bytes of the file parts of `artifacts`, without decoding them. */
+function sumRaw(artifacts: readonly Artifact[]): number {
+  let total = 0;
+  for (const artifact of artifacts)
+    for (const part of artifact.parts) if ('raw' in part) total += base64Bytes(part.raw);
+  return total;
+}
+
+function base64Bytes(text: string): number {
+  const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
+  return Math.max(0, Math.floor((text.length * 3) / 4) - padding);
+}

@@ -30,6 +30,11 @@ export interface AgentServerOptions {
   /** Host name written into the card's interface URLs (e.g. a compose service name). @default the bound host */
   publicHost?: string;
   /**
+   * The base URL written into the card's interface URLs when clients reach the agent through
+   * something in front of it (a proxy on another port). @default `scheme://publicHost:port`
+   */
+  publicUrl?: string;
+  /**
    * Require `Authorization: Bearer <token>` on every A2A call (the card stays public); others get
    * 401. For tests that prove credentials are sent, and as an example of a protected agent.
    */
@@ -42,7 +47,7 @@ export interface AgentServerOptions {
 export interface RunningAgent {
   /** The agent card's `name`. */
   name: string;
-  /** `http://HOST:PORT` (`https:` with `security.tls`), with the port actually bound. */
+  /** `http://HOST:PORT` (`https:` with `security.tls`), with the port actually bound; `publicUrl` when given. */
   baseUrl: string;
   /** `baseUrl + '/.well-known/agent-card.json'`. */
   cardUrl: string;
@@ -79,7 +84,8 @@ export async function startAgentServer(
   const { server, scheme } = createAgentServer(security);
   await listen(server, options.port ?? 0, host, definition.description.name);
   const { port } = server.address() as AddressInfo;
-  const baseUrl = `${scheme}://${options.publicHost ?? urlHost(host)}:${port}`;
+  const baseUrl =
+    options.publicUrl?.replace(/\/+$/, '') ?? `${scheme}://${options.publicHost ?? urlHost(host)}:${port}`;
 
   const built = buildAgentCard(definition.description, baseUrl, legacy);
   const card = security?.card ? security.card(built) : built;

@@ -17,7 +17,8 @@ const sandboxBans = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', '.cache/', '.data/', 'coverage/'] },
+  // a2a/grpc/gen: generated from the vendored protos (npm run generate:grpc), never edited.
+  { ignores: ['dist/', 'node_modules/', '.cache/', '.data/', 'coverage/', 'a2a/grpc/gen/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

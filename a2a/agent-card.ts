@@ -17,7 +17,7 @@ import { isLegacyCard, legacyCardToV1, majorMinor } from './v0-3/agent-card.js';
 /** The well-known path of the public agent card (§8.2). */
 export const AGENT_CARD_PATH = '.well-known/agent-card.json';
 
-export type SupportedBinding = 'HTTP+JSON' | 'JSONRPC';
+export type SupportedBinding = 'HTTP+JSON' | 'JSONRPC' | 'GRPC';
 export type SupportedVersion = '1.0' | '0.3';
 
 /** The interface chosen from a card: where to send requests and how to speak there. */
@@ -137,6 +137,7 @@ const BINDING_ALIASES: Record<string, SupportedBinding> = {
   JSONRPC: 'JSONRPC',
   'JSON-RPC': 'JSONRPC',
   JSON_RPC: 'JSONRPC',
+  GRPC: 'GRPC',
 };
 
 /** Our name for a card's binding, or undefined when we do not speak it. */
@@ -150,8 +151,18 @@ export function supportedVersion(protocolVersion: string): SupportedVersion | un
   return v === '1.0' || v === '0.3' ? v : undefined;
 }
 
+/**
+ * The bindings we accept, best first, when nothing else is said: HTTP+JSON, then JSON-RPC (the
+ * order the project always had), then gRPC. gRPC comes last because an agent that offers it
+ * beside HTTP usually serves it on another port, which the outbound policy treats as another
+ * origin (it needs an `allowOrigins` entry): putting it first would turn working HTTP agents
+ * into refused ones the day they add a gRPC interface. An agents-file entry says otherwise with
+ * `"bindings": ["GRPC", "HTTP+JSON", "JSONRPC"]`; a card that offers only gRPC is used as is.
+ */
+export const DEFAULT_BINDINGS: readonly SupportedBinding[] = ['HTTP+JSON', 'JSONRPC', 'GRPC'];
+
 export interface InterfacePreference {
-  /** Bindings we accept, best first. Default `['HTTP+JSON', 'JSONRPC']`. */
+  /** Bindings we accept, best first. Default {@link DEFAULT_BINDINGS}. */
   bindings?: SupportedBinding[];
   /** Protocol versions we accept, best first. Default `['1.0', '0.3']`. */
   versions?: SupportedVersion[];
@@ -165,24 +176,32 @@ export interface InterfacePreference {
  * @throws NoUsableInterfaceError listing what the card offers.
  */
 export function selectInterface(card: AgentCard, prefer: InterfacePreference = {}): SelectedInterface {
-  const bindings = prefer.bindings ?? ['HTTP+JSON', 'JSONRPC'];
+  return rankInterfaces(card, prefer)[0]!;
+}
+
+/**
+ * Every interface of the card we speak, best first (the order of {@link selectInterface}), for a
+ * caller that may pass over one (an interface the outbound policy refuses). gRPC is spoken in
+ * A2A 1.0 only.
+ *
+ * @throws NoUsableInterfaceError listing what the card offers, when there is none.
+ */
+export function rankInterfaces(card: AgentCard, prefer: InterfacePreference = {}): SelectedInterface[] {
+  const bindings = prefer.bindings ?? DEFAULT_BINDINGS;
   const versions = prefer.versions ?? ['1.0', '0.3'];
-  let best: { rank: [number, number, number]; selected: SelectedInterface } | undefined;
+  const ranked: Array<{ rank: [number, number, number]; selected: SelectedInterface }> = [];
   card.supportedInterfaces.forEach((entry, index) => {
     const binding = supportedBinding(entry.protocolBinding);
     const version = supportedVersion(entry.protocolVersion);
-    if (!binding || !version) return;
+    if (!binding || !version || (binding === 'GRPC' && version !== '1.0')) return;
     const b = bindings.indexOf(binding);
     const v = versions.indexOf(version);
     if (b === -1 || v === -1) return;
-    const rank: [number, number, number] = [v, b, index];
-    if (!best || compareRank(rank, best.rank) < 0) {
-      const selected: SelectedInterface = { url: entry.url, binding, protocolVersion: version };
-      if (entry.tenant) selected.tenant = entry.tenant;
-      best = { rank, selected };
-    }
+    const selected: SelectedInterface = { url: entry.url, binding, protocolVersion: version };
+    if (entry.tenant) selected.tenant = entry.tenant;
+    ranked.push({ rank: [v, b, index], selected });
   });
-  if (best) return (best as { selected: SelectedInterface }).selected;
+  if (ranked.length > 0) return ranked.sort((a, b) => compareRank(a.rank, b.rank)).map((r) => r.selected);
   const offered = card.supportedInterfaces.map(
     (i) => `${i.protocolBinding} ${i.protocolVersion} at ${displayUrl(i.url)}`,
   );

@@ -1,7 +1,7 @@
 /**
  * `createA2AClient`: one client for one agent interface, speaking whichever binding
- * (HTTP+JSON or JSON-RPC) and protocol version (1.0 or 0.3) the interface declares. Callers
- * only ever see 1.0 objects.
+ * (HTTP+JSON, JSON-RPC or gRPC) and protocol version (1.0 or 0.3; gRPC 1.0 only) the interface
+ * declares. Callers only ever see 1.0 objects.
  */
 import type { Dispatcher } from 'undici';
 import { selectInterface, type SelectedInterface } from './agent-card.js';
@@ -10,6 +10,8 @@ import type { BindingOptions } from './binding-options.js';
 import { HttpClient, type HttpObserver } from './http.js';
 import { httpOptions } from './http-options.js';
 import { HttpJsonTransport } from './http-json-transport.js';
+import type { GrpcChannelPool, GrpcTlsMaterial } from './grpc/channels.js';
+import { GrpcTransport } from './grpc/grpc-transport.js';
 import { JsonRpcTransport } from './json-rpc-transport.js';
 import type { A2ALimits } from './limits.js';
 import type { OutboundPolicy } from './outbound-policy.js';
@@ -35,6 +37,10 @@ export interface A2AClientOptions {
   authScheme?: string;
   /** Sees every request of this client (see {@link HttpObserver}). */
   observer?: HttpObserver;
+  /** gRPC only: our client certificate and key (mutual TLS) and the agent's CA, as PEM (HTTP takes them in `dispatcher`). */
+  tls?: GrpcTlsMaterial;
+  /** gRPC only: where channels are kept. @default one pool per process */
+  grpcChannels?: GrpcChannelPool;
 }
 
 /** A card (its best interface is used) or an interface chosen earlier (the card is then optional). */
@@ -59,6 +65,7 @@ export interface A2AClient extends Transport {
 /** The transport for an interface: binding × protocol version. */
 export function createTransport(options: BindingOptions): Transport {
   const { binding, protocolVersion } = options.endpoint;
+  if (binding === 'GRPC') return new GrpcTransport(options);
   if (binding === 'HTTP+JSON')
     return protocolVersion === '1.0' ? new HttpJsonTransport(options) : new LegacyHttpJsonTransport(options);
   return protocolVersion === '1.0' ? new JsonRpcTransport(options) : new LegacyJsonRpcTransport(options);
@@ -76,6 +83,10 @@ export function createA2AClient(target: A2AClientTarget, options: A2AClientOptio
     endpoint,
     http,
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    grpc: {
+      ...(options.tls ? { tls: options.tls } : {}),
+      ...(options.grpcChannels ? { channels: options.grpcChannels } : {}),
+    },
   });
   return Object.assign(transport, { card: target.card, endpoint });
 }

@@ -16,6 +16,7 @@ import {
   TransportTimeoutError,
   UnauthenticatedError,
   UnknownAgentError,
+  UnsupportedOperationError,
   type ErrorContext,
 } from './errors.js';
 import { clip, safeCause, scrubbed } from './error-text.js';
@@ -316,5 +317,81 @@ export function errorFromNetwork(
     systemCode: clip(code, 60),
     cause,
     ...(options.midStream ? { midStream: true } : {}),
+  });
+}
+
+/** gRPC status codes by number (grpc/doc/statuscodes.md). */
+const GRPC_STATUS_NAMES = [
+  'OK',
+  'CANCELLED',
+  'UNKNOWN',
+  'INVALID_ARGUMENT',
+  'DEADLINE_EXCEEDED',
+  'NOT_FOUND',
+  'ALREADY_EXISTS',
+  'PERMISSION_DENIED',
+  'RESOURCE_EXHAUSTED',
+  'FAILED_PRECONDITION',
+  'ABORTED',
+  'OUT_OF_RANGE',
+  'UNIMPLEMENTED',
+  'INTERNAL',
+  'UNAVAILABLE',
+  'DATA_LOSS',
+  'UNAUTHENTICATED',
+] as const;
+
+/** The statuses of a server that is failing rather than refusing (what HTTP says with 5xx): retrying can help. */
+const GRPC_RETRYABLE = new Set(['UNKNOWN', 'DEADLINE_EXCEEDED', 'ABORTED', 'INTERNAL', 'DATA_LOSS']);
+
+/** A status an agent sent over gRPC: its code, message, and the `google.rpc.Status` details we read. */
+export interface GrpcStatusReport {
+  code: number;
+  /** The status message (`grpc-message`), as the agent sent it: scrubbed and bounded here. */
+  message: string;
+  /** The ErrorInfo details (`grpc-status-details-bin`), the first few. */
+  infos: ErrorInfo[];
+  /** A `google.rpc.RetryInfo` delay, in milliseconds (capped here like `Retry-After`). */
+  retryDelayMs?: number;
+}
+
+/**
+ * A status sent by the agent over gRPC, into the same error table as the HTTP bindings: an
+ * ErrorInfo reason we know decides (A2A 1.0 §10.6); without one the status code does, with the
+ * same rules as HTTP (UNAUTHENTICATED 401, PERMISSION_DENIED 403, RESOURCE_EXHAUSTED 429 with
+ * RetryInfo as Retry-After, INVALID_ARGUMENT 400; UNIMPLEMENTED is 1.0.0's UnsupportedOperation;
+ * UNAVAILABLE and the 5xx-like statuses retryable, everything else not).
+ */
+export function errorFromGrpcStatus(status: GrpcStatusReport, scope: ErrorScope): A2AError {
+  const ctx = context(scope);
+  const agentMessage = scrub(status.message, scope);
+  const name = GRPC_STATUS_NAMES[status.code] ?? `code ${status.code}`;
+  const info = knownReason(status.infos);
+  if (info) {
+    const ctor = PROTOCOL_ERRORS_BY_REASON.get(info.reason)!;
+    return new ctor({
+      ...ctx,
+      agentMessage,
+      ...(info.metadata ? { errorInfoMetadata: boundedMetadata(info.metadata, scope) } : {}),
+    });
+  }
+  if (status.infos.some((i) => i.reason === 'INVALID_PARAMS') || (name === 'INVALID_ARGUMENT' && !status.infos.length))
+    return new JsonRpcProtocolError(-32602, { ...ctx, agentMessage });
+  if (name === 'UNAUTHENTICATED') return new UnauthenticatedError({ ...ctx, ...refusal(scope, undefined) });
+  if (name === 'PERMISSION_DENIED') return new PermissionDeniedError({ ...ctx, ...refusal(scope, undefined) });
+  if (name === 'RESOURCE_EXHAUSTED') {
+    const retryAfterMs =
+      status.retryDelayMs === undefined ? undefined : Math.min(MAX_RETRY_AFTER_MS, Math.max(0, status.retryDelayMs));
+    return new RateLimitedError({ ...ctx, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) });
+  }
+  if (name === 'UNAVAILABLE') return new ConnectionError({ ...ctx, systemCode: 'UNAVAILABLE' });
+  if (name === 'UNIMPLEMENTED') return new UnsupportedOperationError({ ...ctx, agentMessage });
+  const reason = status.infos[0] ? scrub(status.infos[0].reason, scope, 100) : undefined;
+  return new UnknownAgentError({
+    ...ctx,
+    agentMessage,
+    grpcStatus: name,
+    retryable: GRPC_RETRYABLE.has(name),
+    ...(reason !== undefined ? { reason } : {}),
   });
 }

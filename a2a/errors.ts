@@ -218,21 +218,23 @@ export class JsonRpcProtocolError extends A2AError {
   }
 }
 
-/** An error with a code or reason this client does not know (a custom code, a Status without ErrorInfo). Retryable only for HTTP 5xx. */
+/** An error with a code or reason this client does not know (a custom code, a Status without ErrorInfo). Retryable for HTTP 5xx and the gRPC statuses of a failing server. */
 export class UnknownAgentError extends A2AError {
   declare readonly rpcCode?: number;
   declare readonly reason?: string;
   declare readonly httpStatus?: number;
   declare readonly agentMessage: string;
 
-  constructor(init: AgentSaid & { rpcCode?: number; reason?: string }) {
-    const { agentMessage = '', rpcCode, reason, httpStatus } = init;
+  constructor(init: AgentSaid & { rpcCode?: number; reason?: string; grpcStatus?: string; retryable?: boolean }) {
+    const { agentMessage = '', rpcCode, reason, httpStatus, grpcStatus } = init;
     const what = [
       rpcCode !== undefined ? `code ${rpcCode}` : '',
       reason ? `reason ${clip(reason, 64)}` : '',
       httpStatus !== undefined ? `HTTP ${httpStatus}` : '',
+      grpcStatus ? `gRPC ${grpcStatus}` : '',
     ].filter(Boolean);
-    const retryable = httpStatus !== undefined && httpStatus >= 500;
+    // gRPC statuses say it themselves (UNKNOWN, INTERNAL, ABORTED…: the server's 5xx); HTTP by the status.
+    const retryable = init.retryable ?? (httpStatus !== undefined && httpStatus >= 500);
     const advice = retryable ? 'retry later' : "read the agent's message and fix the request or the agent";
     super(
       `${where(init)} failed with an error the client does not know (${what.join(', ') || 'no code'})${said(agentMessage)}; ${advice}.`,
@@ -383,7 +385,7 @@ export class ResponseTooLargeError extends A2AError {
   }
 }
 
-/** The agent card offers no interface this client speaks (HTTP+JSON or JSONRPC, 1.0 or 0.3). */
+/** The agent card offers no interface this client speaks (HTTP+JSON, JSONRPC or GRPC; 1.0 or 0.3, gRPC 1.0 only). */
 export class NoUsableInterfaceError extends A2AError {
   /** What the card offers, as `binding version at url` (the first 10). */
   declare readonly offered: string[];
@@ -391,7 +393,7 @@ export class NoUsableInterfaceError extends A2AError {
     const more = offered.length > 5 ? ` and ${offered.length - 5} more` : '';
     const offers = offered.length > 0 ? `offers ${offered.slice(0, 5).join(', ')}${more}` : 'offers no interfaces';
     const at = init.agentUrl ? ` at ${init.agentUrl}` : '';
-    const wanted = init.wanted ?? 'HTTP+JSON or JSONRPC, 1.0 or 0.3';
+    const wanted = init.wanted ?? 'HTTP+JSON, JSONRPC or GRPC, 1.0 or 0.3 (gRPC 1.0 only)';
     super(`The agent card${at} ${offers}; we speak ${wanted}, so configure an agent interface we support.`, {
       ...init,
       code: 'NO_USABLE_INTERFACE',

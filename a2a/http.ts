@@ -14,7 +14,7 @@
  *   a task waiting for input keeps its subscription silent for as long as it waits.
  */
 import { request, type Dispatcher } from 'undici';
-import { resolveAuth, secretsOf, urlSecrets, type AuthResolver } from './auth.js';
+import { resolveAuth, secretsOf, urlSecrets, type AuthMaterial, type AuthResolver } from './auth.js';
 import type { OutboundPolicy } from './outbound-policy.js';
 import {
   AbortedError,
@@ -153,6 +153,11 @@ export class HttpClient {
     this.limits = resolveLimits(options.limits);
   }
 
+  /** The `User-Agent` of its requests. */
+  get userAgent(): string {
+    return this.options.userAgent ?? DEFAULT_USER_AGENT;
+  }
+
   /** Every credential value this client has sent so far (the latest 32): what error messages are scrubbed of. */
   get secrets(): readonly string[] {
     return [...this.remembered];
@@ -280,8 +285,32 @@ export class HttpClient {
   }
 
   private scope(req: HttpRequest, secrets: readonly string[]): ErrorScope {
+    return this.errorScope(req.context, secrets);
+  }
+
+  /** The context of an error of this client's: where, the credentials to scrub, the scheme the card asks for. */
+  errorScope(context: ErrorContext, secrets: readonly string[] = this.secrets): ErrorScope {
     const authScheme = this.options.authScheme;
-    return { ...req.context, secrets, ...(authScheme !== undefined ? { authScheme } : {}) };
+    return { ...context, secrets, ...(authScheme !== undefined ? { authScheme } : {}) };
+  }
+
+  /**
+   * What one request to `url` may carry: the outbound policy decides first (a refused URL throws
+   * and is never sent), then the credentials are resolved where it allows them, and remembered
+   * for scrubbing. Used by every request of this client, and by the gRPC binding (which does not
+   * send through undici).
+   * @throws OutboundRefusedError
+   */
+  async authorize(url: URL, context: ErrorContext): Promise<AuthMaterial> {
+    const allowed = this.options.policy ? await this.options.policy.check(url, context) : { credentials: true };
+    const auth = allowed.credentials ? await resolveAuth(this.options.auth) : {};
+    for (const secret of [...secretsOf(auth), ...urlSecrets(url)]) this.remember(secret);
+    return auth;
+  }
+
+  /** Tells the observer (tracing) about a request as it leaves; see {@link HttpObserver}. */
+  observe(info: Parameters<HttpObserver['request']>[0]): HttpObservation | undefined {
+    return this.options.observer?.request(info);
   }
 
   private async prepare(req: HttpRequest): Promise<{
@@ -291,18 +320,15 @@ export class HttpClient {
     observation: HttpObservation | undefined;
   }> {
     const url = new URL(req.url);
-    // The outbound policy decides first: a refused URL is never sent, and credentials go only where it allows.
-    const allowed = this.options.policy ? await this.options.policy.check(url, req.context) : { credentials: true };
-    const auth = allowed.credentials ? await resolveAuth(this.options.auth) : {};
-    for (const secret of [...secretsOf(auth), ...urlSecrets(url)]) this.remember(secret);
+    const auth = await this.authorize(url, req.context);
     for (const [key, value] of Object.entries(req.query ?? {})) {
       if (value === undefined) continue;
       if (Array.isArray(value)) for (const v of value) url.searchParams.append(key, v);
       else url.searchParams.set(key, String(value));
     }
     for (const [key, value] of Object.entries(auth.query ?? {})) url.searchParams.set(key, value);
-    const headers: Record<string, string> = { 'user-agent': this.options.userAgent ?? DEFAULT_USER_AGENT };
-    const observation = this.options.observer?.request({
+    const headers: Record<string, string> = { 'user-agent': this.userAgent };
+    const observation = this.observe({
       method: req.method,
       url: displayUrl(req.url),
       operation: req.context.operation,

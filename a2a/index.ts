@@ -1,6 +1,7 @@
 /**
  * The A2A protocol client of a2a-temporal: zod-validated wire objects, agent-card discovery,
- * the HTTP+JSON and JSON-RPC bindings in A2A 1.0 and 0.3 over undici, a robust SSE reader,
+ * the HTTP+JSON and JSON-RPC bindings in A2A 1.0 and 0.3 over undici, the gRPC binding in A2A
+ * 1.0 over grpc-js (code generated from the official `a2a.proto`), a robust SSE reader,
  * artifact assembly, and typed errors that say whether a retry can help. It has no Temporal
  * dependency and works on its own:
  *
@@ -8,7 +9,7 @@
  * import { applyArtifactUpdate, artifactSetFromTask, artifactText, createA2AClient, fetchAgentCard, textPart } from 'a2a-temporal/a2a';
  *
  * const { card } = await fetchAgentCard('http://127.0.0.1:4000');      // discover: GET /.well-known/agent-card.json
- * const agent = createA2AClient({ card }, { timeoutMs: 30_000 });      // picks HTTP+JSON or JSONRPC, A2A 1.0 or 0.3
+ * const agent = createA2AClient({ card }, { timeoutMs: 30_000 });      // picks HTTP+JSON, JSONRPC or GRPC, A2A 1.0 or 0.3
  * const message = { messageId: crypto.randomUUID(), role: 'ROLE_USER' as const, parts: [textPart('Check payment-service for Node.js 24')] };
  * const sent = await agent.sendMessage({ message, configuration: { returnImmediately: true } });
  * if (!('task' in sent)) throw new Error('the agent replied with a message, not a task');

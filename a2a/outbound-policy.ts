@@ -66,6 +66,11 @@ export class OutboundPolicy {
     return [...this.trusted];
   }
 
+  /** Whether `url` is on the card's origin or an allow-listed one. */
+  trusts(url: string): boolean {
+    return this.trusted.has(originOf(url));
+  }
+
   /**
    * An interface a card names must be an http(s) URL on the card's origin or an allow-listed one.
    * @throws InterfaceOriginMismatchError naming both origins.

@@ -1,5 +1,5 @@
 /**
- * The contract every binding implements (HTTP+JSON, JSON-RPC; each in A2A 1.0 or 0.3).
+ * The contract every binding implements (HTTP+JSON and JSON-RPC, each in A2A 1.0 or 0.3; gRPC in 1.0).
  * Operations take 1.0 objects and return validated 1.0 objects whatever the wire speaks.
  */
 import type { StreamResponse, SendMessageResponse } from './schemas/events.js';

@@ -16,6 +16,7 @@ import { displayUrl } from '../a2a/display-url.js';
 import { mutualTlsConnector } from '../a2a/mtls-connector.js';
 import { verifyCardSignature, type CardKey } from '../a2a/card-signature.js';
 import type { ErrorContext } from '../a2a/errors.js';
+import type { GrpcTlsMaterial } from '../a2a/grpc/channels.js';
 import type { HeldCredentials } from '../a2a/security-requirements.js';
 import type { EndpointSecurity } from '../contract/delegation-types.js';
 import { CredentialMissingError, type AgentEntry, type AgentLocation, type TlsConfig } from './agent-registry.js';
@@ -29,6 +30,8 @@ export interface AgentConnection {
   auth?: AuthResolver;
   dispatcher?: Dispatcher;
   authScheme?: string;
+  /** The entry's TLS material, for the gRPC binding (HTTP has it in `dispatcher`). */
+  tls?: GrpcTlsMaterial;
 }
 
 /** One pool for everything that is not an agent with a client certificate: keep-alive, no body timeout. */
@@ -38,7 +41,7 @@ export function defaultDispatcher(connect?: Agent.Options['connect']): Agent {
 
 export class AgentAccess {
   private readonly tokens = new Map<string, ClientCredentialsTokens>();
-  private readonly tlsPools = new Map<string, { fingerprint: string; agent: Agent }>();
+  private readonly tlsPools = new Map<string, { fingerprint: string; agent: Agent; material: GrpcTlsMaterial }>();
   private readonly jwks = new Map<string, { keys: CardKey; until: number }>();
   /** Token requests per agent since the worker started (what the tests count). */
   readonly tokenFetches = new Map<string, number>();
@@ -89,11 +92,15 @@ export class AgentAccess {
   ): Promise<AgentConnection> {
     const entry = location.entry;
     const connection: AgentConnection = {};
-    connection.dispatcher = entry
-      ? entry.tls
-        ? await this.tlsPool(location.name, entry.tls)
-        : this.options.dispatcher
-      : (this.options.publicDispatcher ?? this.options.dispatcher);
+    if (entry?.tls) {
+      const pool = await this.tlsPool(location.name, entry.tls);
+      connection.dispatcher = pool.agent;
+      connection.tls = pool.material;
+    } else {
+      connection.dispatcher = entry
+        ? this.options.dispatcher
+        : (this.options.publicDispatcher ?? this.options.dispatcher);
+    }
     if (security) connection.authScheme = security.description;
     const auth = entry?.auth;
     if (!auth) return connection;
@@ -173,7 +180,7 @@ export class AgentAccess {
    * its CA bundle (or the system's roots). The PEMs are read on every call; a changed one
    * (rotation) makes a new pool.
    */
-  private async tlsPool(name: string, tls: TlsConfig): Promise<Agent> {
+  private async tlsPool(name: string, tls: TlsConfig): Promise<{ agent: Agent; material: GrpcTlsMaterial }> {
     const env = this.options.env;
     const pem = async (e: string | undefined, file: string | undefined, what: string) =>
       e || file ? readSecret({ env: e, file }, env, what, name) : undefined;
@@ -184,16 +191,15 @@ export class AgentAccess {
       .update(JSON.stringify([cert ?? '', key ?? '', ca ?? '']))
       .digest('hex');
     const pooled = this.tlsPools.get(name);
-    if (pooled?.fingerprint === fingerprint) return pooled.agent;
+    if (pooled?.fingerprint === fingerprint) return pooled;
     // Certificate verification stays on: there is deliberately no setting for rejectUnauthorized.
     // Entries with TLS settings are private agents, where mutual TLS is the rule: every such pool
     // gets the connector that turns a refused (or missing) client certificate into a clear failure.
-    const agent = defaultDispatcher(
-      mutualTlsConnector({ ...(cert && key ? { cert, key } : {}), ...(ca ? { ca } : {}) }),
-    );
-    this.tlsPools.set(name, { fingerprint, agent });
+    const material: GrpcTlsMaterial = { ...(cert && key ? { cert, key } : {}), ...(ca ? { ca } : {}) };
+    const agent = defaultDispatcher(mutualTlsConnector(material));
+    this.tlsPools.set(name, { fingerprint, agent, material });
     if (pooled) void pooled.agent.close().catch(() => {});
-    return agent;
+    return { agent, material };
   }
 
   /**

@@ -107,6 +107,15 @@ const AgentEntrySchema = z
     /** Refuse a card that is unsigned or whose signature does not verify with `cardSigning`. */
     requireSignedCard: z.boolean().default(false),
     cardSigning: CardSigningSchema.optional(),
+    /**
+     * The bindings to use, best first, when the card offers several (the others are never used).
+     * @default ["HTTP+JSON", "JSONRPC", "GRPC"] (see DEFAULT_BINDINGS in a2a/agent-card.ts)
+     */
+    bindings: z
+      .array(z.enum(['GRPC', 'HTTP+JSON', 'JSONRPC']))
+      .min(1)
+      .refine((b) => new Set(b).size === b.length, { error: 'name each binding once' })
+      .optional(),
   })
   .refine((e) => !e.requireSignedCard || e.cardSigning !== undefined, {
     error: 'requireSignedCard needs cardSigning (a jwksUrl or a public key) to verify with',

@@ -11,7 +11,7 @@ import { FailureType } from '../contract/failure-types.js';
 import { clientFor, type ActivityDeps } from './deps.js';
 import { asActivity } from './failures.js';
 import { whileHeartbeating } from './heartbeat.js';
-import { pushCredential } from './push-credential.js';
+import { pushCredential, pushTraceTag, type TraceCarrier } from './push-credential.js';
 import { pushUrl } from './push-url.js';
 
 export interface PushConfigInput {
@@ -50,12 +50,19 @@ export async function registerPushConfig(
       FailureType.pushUnavailable,
     );
   }
+  const binding = { workflowId, taskId, configId };
   let credential: string;
   try {
-    credential = pushCredential(webhook.secret, workflowId, taskId);
+    credential = pushCredential(webhook.secret, binding);
   } catch (err) {
     throw ApplicationFailure.nonRetryable((err as Error).message, FailureType.pushUnavailable);
   }
+  const carrier = traceCarrier(deps.telemetry?.traceQuery?.());
+  const url = pushUrl(
+    webhook.publicUrl,
+    binding,
+    carrier && { carrier, tag: pushTraceTag(webhook.secret, binding, carrier) },
+  );
   try {
     return await asActivity(agent.name, () =>
       whileHeartbeating(async () => {
@@ -65,7 +72,7 @@ export async function registerPushConfig(
           {
             taskId,
             id: configId,
-            url: withQuery(pushUrl(webhook.publicUrl, workflowId, taskId), deps.telemetry?.traceQuery?.()),
+            url,
             token: credential,
             authentication: { scheme: 'Bearer', credentials: credential },
           },
@@ -79,10 +86,11 @@ export async function registerPushConfig(
   }
 }
 
-/** The URL with the trace context of this run, so deliveries link back to it (the receiver ignores the query otherwise). */
-function withQuery(url: string, query: Record<string, string> | undefined): string {
-  if (!query || Object.keys(query).length === 0) return url;
-  return `${url}?${new URLSearchParams(query).toString()}`;
+/** This run's trace context (deliveries link back to it), when the registration is traced. */
+function traceCarrier(query: Record<string, string> | undefined): TraceCarrier | undefined {
+  const traceparent = query?.traceparent;
+  if (!traceparent) return undefined;
+  return { traceparent, ...(query.tracestate ? { tracestate: query.tracestate } : {}) };
 }
 
 /** `DeleteTaskPushNotificationConfig`, idempotent: a config or task the agent no longer knows is fine. */

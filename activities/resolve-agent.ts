@@ -1,7 +1,9 @@
 import { Context } from '@temporalio/activity';
-import { selectInterface, type AgentCard } from '../a2a/index.js';
+import type { AgentCard } from '../a2a/index.js';
+import { rankInterfaces } from '../a2a/agent-card.js';
+import { grpcInterfaceUrl } from '../a2a/grpc/target.js';
 import { ExtendedAgentCardNotConfiguredError, UnsupportedOperationError } from '../a2a/errors.js';
-import { SecurityRequirementsUnmetError } from '../a2a/security-errors.js';
+import { OutboundRefusedError, SecurityRequirementsUnmetError } from '../a2a/security-errors.js';
 import { agentCardUrl } from '../a2a/agent-card.js';
 import { displayUrl } from '../a2a/display-url.js';
 import { meetRequirements, type ChosenRequirement } from '../a2a/security-requirements.js';
@@ -68,9 +70,10 @@ export async function resolveAgent(deps: ActivityDeps, { agent }: ResolveAgentIn
 }
 
 /**
- * The card's interface for us: one we speak, on an origin the policy trusts, whose security
- * requirements the agents file meets.
- * @throws NoUsableInterfaceError, InterfaceOriginMismatchError, OutboundRefusedError, SecurityRequirementsUnmetError
+ * The card's interface for us: the best one we speak (in the entry's `bindings` order) on an
+ * origin the policy trusts, whose security requirements the agents file meets. A gRPC interface's
+ * `host:port` becomes a URL here (the card's scheme), so the policy judges it as any other.
+ * @throws NoUsableInterfaceError, InterfaceOriginMismatchError (of the best one, when none is on a trusted origin), OutboundRefusedError, SecurityRequirementsUnmetError
  */
 async function choose(
   deps: ActivityDeps,
@@ -78,7 +81,21 @@ async function choose(
   card: AgentCard,
   cardUrl: string,
 ): Promise<ResolvedEndpoint> {
-  const selected = selectInterface(card);
+  const ranked = rankInterfaces(card, location.entry?.bindings ? { bindings: location.entry.bindings } : {}).map((i) =>
+    i.binding === 'GRPC' ? { ...i, url: grpcInterfaceUrl(i.url, cardUrl) } : i,
+  );
+  // grpc-js resolves host names itself, where the address guard of agents named by URL (no private
+  // addresses, DNS rebinding included) cannot run: such agents are reached over HTTP only.
+  const candidates = location.entry ? ranked : ranked.filter((i) => i.binding !== 'GRPC');
+  if (candidates.length === 0) {
+    throw new OutboundRefusedError({
+      operation: 'GetAgentCard',
+      agentUrl: displayUrl(cardUrl),
+      why: 'its card offers only gRPC, which this worker speaks to agents of its agents file only; add the agent there',
+    });
+  }
+  // The best interface on a trusted origin: one elsewhere (a gRPC port not allow-listed) is passed over.
+  const selected = candidates.find((i) => location.policy.trusts(i.url)) ?? candidates[0]!;
   location.policy.checkInterface(selected.url, cardUrl);
   await location.policy.check(selected.url, { operation: 'GetAgentCard' });
   const { held, provided } = deps.access.held(location);

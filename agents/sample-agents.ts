@@ -12,6 +12,8 @@ export interface SampleAgentsOptions {
   ports?: { compat?: number; changelog?: number; license?: number };
   /** Also serve A2A 0.3. @default false */
   legacy?: boolean;
+  /** Also serve gRPC (each agent on a second port, listed last in its card). @default false */
+  grpc?: boolean;
   /** @default 300 */
   workDelayMs?: number;
   /** @default 150 */
@@ -29,8 +31,9 @@ export interface SampleAgents {
  * error is thrown.
  */
 export async function startSampleAgents(options: SampleAgentsOptions = {}): Promise<SampleAgents> {
-  const { host, publicHost, ports = {}, legacy, workDelayMs, chunkDelayMs } = options;
-  const common = { host, publicHost, legacy, workDelayMs, chunkDelayMs };
+  const { host, publicHost, ports = {}, legacy, grpc, workDelayMs, chunkDelayMs } = options;
+  const bindings = grpc ? (['JSONRPC', 'HTTP+JSON', 'GRPC'] as const) : undefined;
+  const common = { host, publicHost, legacy, workDelayMs, chunkDelayMs, ...(bindings ? { bindings } : {}) };
   const results = await Promise.allSettled([
     startDependencyCompatAgent({ ...common, port: ports.compat ?? 0 }),
     startChangelogAgent({ ...common, port: ports.changelog ?? 0 }),

@@ -29,6 +29,7 @@ export function renderStatus(view: StatusView): string {
       d.label ?? '-',
       d.agent,
       d.phase,
+      d.binding ? `${d.binding}${d.mode ? ` · ${d.mode}` : ''}` : '-',
       d.state ?? '-',
       d.taskId ? `task ${d.taskId}` : '',
     ]);

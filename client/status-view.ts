@@ -49,6 +49,9 @@ export interface DelegationView {
   /** Temporal's status of the delegation workflow. */
   status: WorkflowExecutionStatusName;
   phase: DelegationPhase;
+  /** How the delegation follows the task (`stream`, `poll`, `push`) and the binding it speaks (`GRPC`…), once resolved. */
+  mode?: DelegationStatus['mode'];
+  binding?: DelegationStatus['binding'];
   taskId?: string;
   contextId?: string;
   /** The A2A task state (`TASK_STATE_*`), live when a tracking activity reports it. */
@@ -166,6 +169,8 @@ async function readDelegation(
     agent: base.agent,
     status,
     phase: base.phase,
+    ...(base.mode ? { mode: base.mode } : {}),
+    ...(base.binding ? { binding: base.binding } : {}),
     taskId: base.taskId,
     contextId: base.contextId,
     state: base.state,

@@ -3,7 +3,16 @@
  * returns, and what its query shows while it runs. Plain JSON only: these live in history.
  */
 import type { Duration } from '@temporalio/common';
-import type { AgentCapabilities, Artifact, Message, Part, SelectedInterface, Task, TaskState } from '../a2a/index.js';
+import type {
+  AgentCapabilities,
+  Artifact,
+  Message,
+  Part,
+  SelectedInterface,
+  SupportedBinding,
+  Task,
+  TaskState,
+} from '../a2a/index.js';
 
 /** How the delegation follows the remote task; `auto` picks from the agent card's capabilities. */
 export type TrackingMode = 'auto' | 'stream' | 'poll' | 'push';
@@ -180,6 +189,8 @@ export interface DelegationStatus {
   label?: string;
   phase: DelegationPhase;
   mode?: Exclude<TrackingMode, 'auto'>;
+  /** The binding the delegation speaks to the agent (after resolve): `HTTP+JSON`, `JSONRPC` or `GRPC`. */
+  binding?: SupportedBinding;
   contextId: string;
   taskId?: string;
   state?: TaskState;
@@ -211,6 +222,11 @@ export interface TaskUpdatedNotice {
   messageId?: string;
   /** The kind of event the agent delivered. */
   kind: 'task' | 'statusUpdate' | 'artifactUpdate' | 'message';
+  /**
+   * The push config the delivery's credential is bound to (the receiver sends it always): a
+   * delegation ignores notices for any config but the one it registered.
+   */
+  configId?: string;
 }
 
 /** Payload of the `answer` update and signal. */

@@ -29,6 +29,7 @@ export {
   type WebhookReceiver,
   type WebhookReceiverOptions,
 } from './webhook-receiver.js';
+export type { ReceiverLimits } from './webhook-limits.js';
 export { temporalNotifier, type PushNotifier } from './webhook-notifier.js';
 export type { RejectionReason, WebhookStats } from './webhook-stats.js';
 export { startTracing, stopTracing, type Tracing } from '../telemetry/tracing.js';

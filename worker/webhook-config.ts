@@ -7,10 +7,14 @@ import { z } from 'zod';
 import { isLoopbackHost } from '../a2a/outbound-policy.js';
 import type { WebhookDeps } from '../activities/deps.js';
 import { stripUndefined } from '../platform/strip-undefined.js';
+import { defaultReceiverLimits, type ReceiverLimits } from './webhook-limits.js';
 import { DEFAULT_MAX_BODY_BYTES } from './webhook-receiver.js';
 
 /** The receiver's port when none is given. */
 export const DEFAULT_WEBHOOK_PORT = 8787;
+
+const count = z.coerce.number().int().min(0);
+const positive = z.coerce.number().int().positive();
 
 const secret = z.string().min(32, { error: 'must be at least 32 characters (e.g. `openssl rand -base64 32`)' });
 
@@ -43,6 +47,15 @@ const WebhookEnvSchema = z.object({
   /** The counters' own listener (`GET /a2a/push/stats`); unset = not served over HTTP. */
   A2A_WEBHOOK_STATS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   A2A_WEBHOOK_STATS_HOST: z.string().min(1).default('127.0.0.1'),
+  /** The receiver's limits (webhook-limits.ts); unset ones keep their defaults. */
+  A2A_WEBHOOK_MAX_REQUESTS_PER_SECOND: count.optional(),
+  A2A_WEBHOOK_MAX_REQUESTS_PER_SOURCE: count.optional(),
+  A2A_WEBHOOK_SIGNAL_INTERVAL_MS: count.optional(),
+  A2A_WEBHOOK_MAX_CONNECTIONS: positive.optional(),
+  A2A_WEBHOOK_MAX_CONNECTIONS_PER_SOURCE: positive.optional(),
+  A2A_WEBHOOK_HEADERS_TIMEOUT_MS: positive.optional(),
+  A2A_WEBHOOK_REQUEST_TIMEOUT_MS: positive.optional(),
+  A2A_WEBHOOK_IDLE_TIMEOUT_MS: positive.optional(),
 });
 
 export interface WebhookReceiverConfig {
@@ -54,6 +67,8 @@ export interface WebhookReceiverConfig {
   /** The stats listener's port; undefined = no stats listener. */
   statsPort?: number;
   statsHost: string;
+  /** The limits set in the environment; the others keep their defaults. */
+  limits: Partial<ReceiverLimits>;
 }
 
 function parse(env: NodeJS.ProcessEnv) {
@@ -109,6 +124,27 @@ export function loadWebhookReceiverConfig(
     maxBodyBytes: e.A2A_WEBHOOK_MAX_BODY_BYTES,
     statsPort: e.A2A_WEBHOOK_STATS_PORT,
     statsHost: e.A2A_WEBHOOK_STATS_HOST,
+    limits: receiverLimits(e),
     ...stripUndefined(overrides),
   };
+}
+
+function receiverLimits(e: ReturnType<typeof parse>): Partial<ReceiverLimits> {
+  const limits = stripUndefined({
+    requestsPerSecond: e.A2A_WEBHOOK_MAX_REQUESTS_PER_SECOND,
+    requestsPerSecondPerSource: e.A2A_WEBHOOK_MAX_REQUESTS_PER_SOURCE,
+    signalIntervalMs: e.A2A_WEBHOOK_SIGNAL_INTERVAL_MS,
+    maxConnections: e.A2A_WEBHOOK_MAX_CONNECTIONS,
+    maxConnectionsPerSource: e.A2A_WEBHOOK_MAX_CONNECTIONS_PER_SOURCE,
+    headersTimeoutMs: e.A2A_WEBHOOK_HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: e.A2A_WEBHOOK_REQUEST_TIMEOUT_MS,
+    idleTimeoutMs: e.A2A_WEBHOOK_IDLE_TIMEOUT_MS,
+  });
+  const { headersTimeoutMs, requestTimeoutMs } = { ...defaultReceiverLimits(), ...limits };
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new Error(
+      `A2A_WEBHOOK_HEADERS_TIMEOUT_MS (${headersTimeoutMs}) is longer than A2A_WEBHOOK_REQUEST_TIMEOUT_MS (${requestTimeoutMs}): the headers are part of the request; shorten the one or lengthen the other.`,
+    );
+  }
+  return limits;
 }

@@ -4,6 +4,7 @@
  * (`task` | `statusUpdate` | `artifactUpdate` | `message`); 0.3 agents POST the event with a `kind`
  * tag (the SDK's legacy sender: usually the whole Task).
  */
+import { createHash } from 'node:crypto';
 import { type StreamResponse, type TaskState } from '../a2a/index.js';
 import { InvalidResponseError } from '../a2a/errors.js';
 import { StreamResponseSchema } from '../a2a/schemas/events.js';
@@ -21,6 +22,11 @@ export interface DeliveryNotice {
   kind: TaskUpdatedNotice['kind'];
   /** The agent's wire version, for logs. */
   version: '1.0' | '0.3';
+  /**
+   * What makes two deliveries the same news: the status they show (state, message id and
+   * timestamp) when it has a timestamp, else the body's bytes. The receiver signals each one once.
+   */
+  generation: string;
 }
 
 /**
@@ -69,7 +75,12 @@ export function parseDelivery(text: string): DeliveryNotice {
     if (err instanceof InvalidResponseError) throw new MalformedDeliveryError(err.message, idField(err));
     throw err;
   }
-  return { ...describe(event), version: legacy ? '0.3' : '1.0' };
+  const { timestamp, ...notice } = describe(event);
+  const generation =
+    timestamp === undefined
+      ? `body:${createHash('sha256').update(text).digest('base64url')}`
+      : `status:${JSON.stringify([notice.state, notice.messageId ?? '', timestamp])}`;
+  return { ...notice, version: legacy ? '0.3' : '1.0', generation };
 }
 
 /** The id field an invalid body failed on for its length (the schemas bound every id to 256 characters). */
@@ -80,10 +91,14 @@ function idField(err: InvalidResponseError): string | undefined {
     : undefined;
 }
 
-function describe(event: StreamResponse): Omit<DeliveryNotice, 'version'> {
+function describe(event: StreamResponse): Omit<DeliveryNotice, 'version' | 'generation'> & { timestamp?: string } {
   const status = 'task' in event ? event.task.status : 'statusUpdate' in event ? event.statusUpdate.status : undefined;
   const shown = status
-    ? { state: status.state, ...(status.message?.messageId ? { messageId: status.message.messageId } : {}) }
+    ? {
+        state: status.state,
+        ...(status.message?.messageId ? { messageId: status.message.messageId } : {}),
+        ...(status.timestamp ? { timestamp: status.timestamp } : {}),
+      }
     : {};
   if ('task' in event) return { kind: 'task', taskId: event.task.id, ...shown };
   if ('statusUpdate' in event) return { kind: 'statusUpdate', taskId: event.statusUpdate.taskId, ...shown };

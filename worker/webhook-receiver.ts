@@ -1,27 +1,41 @@
 /**
- * The push webhook receiver: `POST /a2a/push/<workflowId>/<taskId>`. Every request is checked in
- * this order, and only a request that passes all checks reaches a workflow (as a small
- * `taskUpdated` signal; the delegation then reads the task itself):
+ * The push webhook receiver: `POST /a2a/push/<workflowId>/<taskId>/<configId>`. Every request is
+ * checked in this order, and only a request that passes all checks can reach a workflow (as a
+ * small `taskUpdated` signal; the delegation then reads the task itself):
  *
- * 1. body size (declared `Content-Length`, then counted while reading) → 413
- * 2. the path's task id is at most 256 characters → 400
- * 3. a credential: `Authorization: Bearer …`, or `X-A2A-Notification-Token` (A2A 0.3) → 401
- * 4. the credential is the HMAC of (workflowId, taskId) under the receiver secret, compared in
- *    constant time → 403
- * 5. `Content-Type` `application/a2a+json` or `application/json` → 415
- * 6. JSON, and a StreamResponse (1.0) or a `kind`-tagged task event (0.3) → 400
- * 7. the body's message id and state are at most 256 characters → 400
- * 8. the body's task id is the path's → 403
+ * 1. the sender's request rate, then the receiver's (429 with `Retry-After`)
+ * 2. the route and the method → 404, 405
+ * 3. body size (declared `Content-Length`, then counted while reading) → 413
+ * 4. the path's task and config ids are at most 256 characters → 400
+ * 5. a credential: `Authorization: Bearer …`, or `X-A2A-Notification-Token` (A2A 0.3) → 401
+ * 6. the credential is the HMAC of (workflowId, taskId, configId) under a receiver secret,
+ *    compared in constant time → 403
+ * 7. `Content-Type` `application/a2a+json` or `application/json` → 415
+ * 8. JSON, and a StreamResponse (1.0) or a `kind`-tagged task event (0.3) → 400
+ * 9. the body's message id and state are at most 256 characters → 400
+ * 10. the body's task id is the path's → 403
  *
- * Refusals are counted by reason and logged one line each, never with the credential. The
- * counters are not served on this listener: anyone can reach it, and they tell how busy the
- * receiver is and which checks senders fail. {@link startWebhookReceiver} serves them on a
- * separate listener (`statsPort`, loopback by default).
+ * A verified delivery that may end a wait then goes to the {@link DeliveryCoalescer}: signalled
+ * at once (200), coalesced into the next signal (202), already signalled (200 `duplicate`), or
+ * its workflow has ended (410). Connections are capped and timed out by the listener
+ * (webhook-listener.ts).
+ *
+ * A flood costs counters, not lines or spans: refusals are counted by reason and logged
+ * sampled (the first of each reason in 10 s, then a count), never with the credential; a span
+ * is made per signal, not per request. The counters are not served on this listener: anyone can
+ * reach it, and they tell how busy the receiver is and which checks senders fail.
+ * {@link startWebhookReceiver} serves them on a separate listener (`statsPort`, loopback by default).
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { isPushCredential } from '../activities/push-credential.js';
-import { parsePushPath, PUSH_PATH_PREFIX } from '../activities/push-url.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  isPushCredential,
+  verifiedTraceContext,
+  type PushBinding,
+  type TraceCarrier,
+} from '../activities/push-credential.js';
+import { parsePushPath, PUSH_PATH_PREFIX, traceQueryOf } from '../activities/push-url.js';
+import type { TaskUpdatedNotice } from '../contract/delegation-types.js';
+import { DeliveryCoalescer } from './webhook-coalescer.js';
 import {
   MalformedDeliveryError,
   MAX_DELIVERY_ID_LENGTH,
@@ -29,14 +43,21 @@ import {
   parseDelivery,
   worthSignal,
 } from './webhook-delivery.js';
+import { defaultReceiverLimits, RequestLimiter, sourceKey, type ReceiverLimits } from './webhook-limits.js';
+import { listen } from './webhook-listener.js';
+import { printable, SampledLog } from './webhook-log.js';
 import type { PushNotifier } from './webhook-notifier.js';
 import { emptyStats, REJECTION_STATUS, type RejectionReason, type WebhookStats } from './webhook-stats.js';
+import { startProcessGauges, type ProcessGaugeReader } from './process-gauges.js';
 
 /** 1 MiB: a delivery is one task event; the SDK's own SSE limit is 4 MiB per event. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 /** The path of the counters (`GET`, on the stats listener only). */
 export const STATS_PATH = `${PUSH_PATH_PREFIX}stats`;
+
+/** `POST` here (stats listener only) restarts the peak memory and event-loop delay the counters show. */
+export const STATS_RESET_PATH = `${STATS_PATH}/reset`;
 
 export interface WebhookReceiverOptions {
   /** The receiver secret (A2A_WEBHOOK_SECRET); per-delegation credentials are derived from it. */
@@ -47,166 +68,225 @@ export interface WebhookReceiverOptions {
   notify: PushNotifier;
   /** Larger bodies are refused with 413. @default 1 MiB */
   maxBodyBytes?: number;
-  /** Where refusals and failures are logged, one line each. @default console */
+  /** Request rates, signal interval, connection caps and timeouts. @default {@link defaultReceiverLimits} */
+  limits?: Partial<ReceiverLimits>;
+  /** Where refusals and failures are logged, sampled (see the file's comment). @default console */
   logger?: Pick<Console, 'warn' | 'error'>;
-  /** Sees each delivery (tracing, metrics): the handling runs inside `run`, `end` says how it ended. */
+  /** Sees every request's outcome and each signal (tracing, metrics). */
   observer?: DeliveryObserver;
 }
 
 /** A hook on deliveries, for telemetry kept outside this file. */
 export interface DeliveryObserver {
-  /** A request reached a delivery path (`url` is the request's path and query). */
-  delivery(url: string): DeliveryObservation;
-}
-
-export interface DeliveryObservation {
-  run(handle: () => Promise<void>): Promise<void>;
-  /** The credential is valid for these ids (called before the body is read). */
-  verified(ids: { workflowId: string; taskId: string }): void;
-  /** Once: `signaled`, `progress`, `gone`, `unavailable`, or the reason of the refusal. */
-  end(outcome: string): void;
+  /** How a request ended: `signaled`, `coalesced`, `duplicate`, `progress`, `gone`, `unavailable` or a refusal reason. */
+  outcome(outcome: string): void;
+  /**
+   * A signal to a delegation (at once, or later for coalesced deliveries): `send` runs inside its
+   * span. `link` is the trace context the receiver issued for this push config, verified; never
+   * one a sender chose.
+   */
+  signal(
+    binding: PushBinding,
+    link: TraceCarrier | undefined,
+    send: () => Promise<'delivered' | 'gone'>,
+  ): Promise<'delivered' | 'gone'>;
 }
 
 export interface WebhookReceiver {
-  /** The request listener: mount it on a server of your own, or use {@link startWebhookReceiver}. */
+  /**
+   * The request listener: mount it on a server of your own, or use {@link startWebhookReceiver}
+   * (the connection caps and timeouts of `limits` are the listener's: on a server of your own, set them there).
+   */
   handle(req: IncomingMessage, res: ServerResponse): void;
   /** `GET /a2a/push/stats` (404 elsewhere): mount it only where senders cannot reach it. */
   handleStats(req: IncomingMessage, res: ServerResponse): void;
   /** A copy of the counters. */
   stats(): WebhookStats;
+  /** Stops the signals still due for coalesced deliveries, and the log's timer. */
+  stop(): void;
 }
 
-export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookReceiver {
+/** What the coalescer signals: the notice, and the verified trace context of its config. */
+interface Signal {
+  notice: TaskUpdatedNotice;
+  link: TraceCarrier | undefined;
+}
+
+/** What {@link startWebhookReceiver} adds: the listener's connection counters and the process gauges. */
+interface ListenerParts {
+  connections?: WebhookStats['connections'];
+  processGauges?: ProcessGaugeReader;
+}
+
+interface Refusal {
+  message: string;
+  binding?: PushBinding;
+  headers?: Record<string, string>;
+}
+
+export function createWebhookReceiver(options: WebhookReceiverOptions & ListenerParts): WebhookReceiver {
   const secrets = [options.secret, ...(options.previousSecrets ?? [])].filter((s) => s.length > 0);
   if (secrets.length === 0) throw new Error('The webhook receiver needs a secret: set A2A_WEBHOOK_SECRET.');
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const logger = options.logger ?? console;
+  const limits = { ...defaultReceiverLimits(), ...options.limits };
+  const log = new SampledLog(options.logger ?? console);
+  const observer = options.observer;
   const stats = emptyStats();
-  const observed = new WeakMap<IncomingMessage, DeliveryObservation>();
-  const ended = (req: IncomingMessage, outcome: string) => {
-    observed.get(req)?.end(outcome);
-    observed.delete(req);
+  if (options.connections) stats.connections = options.connections;
+  const limiter = new RequestLimiter(limits);
+  const coalescer = new DeliveryCoalescer<Signal>({
+    intervalMs: limits.signalIntervalMs,
+    signal: (binding, { notice, link }) => {
+      const send = () => options.notify(binding.workflowId, notice);
+      return observer ? observer.signal(binding, link, send) : send();
+    },
+    // Deliveries that show different statuses become a notice of none: the delegation ignores a
+    // notice that shows the question it already answered, and the later of two deliveries (a stale
+    // snapshot, say) must not hide the news of the earlier one. A notice without a state always reads.
+    merge: (pending, next) =>
+      pending.notice.state === next.notice.state && pending.notice.messageId === next.notice.messageId
+        ? next
+        : { ...next, notice: { taskId: next.notice.taskId, kind: next.notice.kind, configId: next.notice.configId } },
+    trailing(binding, outcome, error) {
+      if (outcome === 'signaled') {
+        stats.signaled += 1;
+        stats.trailing += 1;
+      } else if (outcome === 'gone') stats.gone += 1;
+      else {
+        stats.failed += 1;
+        log.write('unavailable', 'error', () => notSignaled(binding, error));
+      }
+    },
+  });
+
+  const finish = (
+    res: ServerResponse,
+    req: IncomingMessage,
+    outcome: string,
+    status: number,
+    body: unknown,
+    headers?: Record<string, string>,
+  ) => {
+    observer?.outcome(outcome);
+    reply(req, res, status, body, headers);
   };
 
-  const refuse = (
-    req: IncomingMessage,
-    res: ServerResponse,
-    reason: RejectionReason,
-    message: string,
-    ids?: { workflowId: string; taskId: string },
-  ) => {
+  const refuse = (req: IncomingMessage, res: ServerResponse, reason: RejectionReason, refusal: Refusal) => {
     const status = REJECTION_STATUS[reason];
     stats.rejected[reason] += 1;
-    ended(req, reason);
-    const about = ids
-      ? ` for workflow ${printable(ids.workflowId)} task ${printable(ids.taskId)}`
-      : ` at ${printable(req.url ?? '')}`;
-    logger.warn(
-      `webhook: refused ${req.method ?? '?'} (${status} ${reason})${about} from ${req.socket.remoteAddress ?? '?'}`,
-    );
-    const headers: Record<string, string> = {};
+    // A sender over its rate is not worth a line of its own: the summary counts it.
+    if (reason === 'rate-limited') log.count(reason, 'warn');
+    else {
+      log.write(reason, 'warn', () => {
+        const about = refusal.binding
+          ? ` for workflow ${printable(refusal.binding.workflowId)} task ${printable(refusal.binding.taskId)} config ${printable(refusal.binding.configId)}`
+          : ` at ${printable(req.url ?? '')}`;
+        return `webhook: refused ${req.method ?? '?'} (${status} ${reason})${about} from ${req.socket.remoteAddress ?? '?'}`;
+      });
+    }
+    const headers: Record<string, string> = { ...refusal.headers };
     if (reason === 'unauthenticated') headers['WWW-Authenticate'] = 'Bearer realm="a2a-push"';
     if (reason === 'method-not-allowed') headers.Allow = 'POST';
-    reply(req, res, status, { error: { status, reason, message } }, headers);
+    finish(res, req, reason, status, { error: { status, reason, message: refusal.message } }, headers);
   };
   const tooLong = (field: string) =>
     `The ${field} is longer than ${MAX_DELIVERY_ID_LENGTH} characters; no delegation takes such a delivery.`;
 
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const ids = parsePushPath(req.url ?? '');
-    if (!ids) return refuse(req, res, 'not-found', `Deliveries go to POST ${PUSH_PATH_PREFIX}<workflowId>/<taskId>.`);
     stats.received += 1;
-    const observation = options.observer?.delivery(req.url ?? '');
-    if (!observation) return deliver(req, res, ids);
-    observed.set(req, observation);
-    return observation.run(() => deliver(req, res, ids));
-  }
-
-  async function deliver(
-    req: IncomingMessage,
-    res: ServerResponse,
-    ids: { workflowId: string; taskId: string },
-  ): Promise<void> {
-    if (req.method !== 'POST') return refuse(req, res, 'method-not-allowed', 'Push deliveries are POSTed.', ids);
+    const limited = limiter.admit(sourceKey(req.socket.remoteAddress));
+    if (limited) {
+      const seconds = Math.max(1, Math.ceil(limited.retryAfterMs / 1000));
+      return refuse(req, res, 'rate-limited', {
+        message: `Too many requests ${limited.limit === 'source' ? 'from your address' : 'at this receiver'}; try again in ${seconds} s.`,
+        // The connection stays: a 429 on a kept-alive connection is the cheapest answer there is
+        // (closing it made a flood cost the worker more: new connections, not fewer requests).
+        headers: { 'Retry-After': String(seconds) },
+      });
+    }
+    const binding = parsePushPath(req.url ?? '');
+    if (!binding) {
+      return refuse(req, res, 'not-found', {
+        message: `Deliveries go to POST ${PUSH_PATH_PREFIX}<workflowId>/<taskId>/<configId>.`,
+      });
+    }
+    if (req.method !== 'POST')
+      return refuse(req, res, 'method-not-allowed', { message: 'Push deliveries are POSTed.', binding });
 
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > limit)
-      return refuse(req, res, 'too-large', `The body exceeds ${limit} bytes.`, ids);
-    if (oversizedId({ taskId: ids.taskId }))
-      return refuse(req, res, 'id-too-long', tooLong('task id in the path'), ids);
+      return refuse(req, res, 'too-large', { message: `The body exceeds ${limit} bytes.`, binding });
+    if (oversizedId({ taskId: binding.taskId }) || binding.configId.length > MAX_DELIVERY_ID_LENGTH)
+      return refuse(req, res, 'id-too-long', { message: tooLong('task or config id in the path'), binding });
 
     const credential = presentedCredential(req);
     if (!credential) {
-      return refuse(
-        req,
-        res,
-        'unauthenticated',
-        'A credential is required: Authorization: Bearer <credentials> from the push config.',
-        ids,
-      );
+      return refuse(req, res, 'unauthenticated', {
+        message: 'A credential is required: Authorization: Bearer <credentials> from the push config.',
+        binding,
+      });
     }
-    if (!isPushCredential(credential, secrets, ids.workflowId, ids.taskId)) {
-      return refuse(req, res, 'bad-credential', 'The credential is not valid for this workflow and task.', ids);
+    if (!isPushCredential(credential, secrets, binding)) {
+      return refuse(req, res, 'bad-credential', {
+        message: 'The credential is not valid for this workflow, task and push config.',
+        binding,
+      });
     }
-    observed.get(req)?.verified(ids);
 
     if (!isJsonMediaType(req.headers['content-type'])) {
-      return refuse(
-        req,
-        res,
-        'unsupported-media-type',
-        'Send the body as application/a2a+json or application/json.',
-        ids,
-      );
+      return refuse(req, res, 'unsupported-media-type', {
+        message: 'Send the body as application/a2a+json or application/json.',
+        binding,
+      });
     }
     const body = await readBody(req, limit);
-    if (body === 'too-large') return refuse(req, res, 'too-large', `The body exceeds ${limit} bytes.`, ids);
+    if (body === 'too-large')
+      return refuse(req, res, 'too-large', { message: `The body exceeds ${limit} bytes.`, binding });
 
-    let notice;
+    let delivery;
     try {
-      notice = parseDelivery(body.toString('utf8'));
+      delivery = parseDelivery(body.toString('utf8'));
     } catch (err) {
       if (err instanceof MalformedDeliveryError && err.oversizedId) {
-        return refuse(req, res, 'id-too-long', tooLong(`body's ${err.oversizedId}`), ids);
+        return refuse(req, res, 'id-too-long', { message: tooLong(`body's ${err.oversizedId}`), binding });
       }
-      if (err instanceof MalformedDeliveryError) return refuse(req, res, 'malformed', err.message, ids);
+      if (err instanceof MalformedDeliveryError)
+        return refuse(req, res, 'malformed', { message: err.message, binding });
       throw err;
     }
-    const oversized = oversizedId({ taskId: notice.taskId, messageId: notice.messageId, state: notice.state });
-    if (oversized) return refuse(req, res, 'id-too-long', tooLong(`body's ${oversized}`), ids);
-    if (notice.taskId !== ids.taskId) {
-      return refuse(
-        req,
-        res,
-        'task-mismatch',
-        'The body is about another task than the one this URL and credential belong to.',
-        ids,
-      );
+    const oversized = oversizedId({ taskId: delivery.taskId, messageId: delivery.messageId, state: delivery.state });
+    if (oversized) return refuse(req, res, 'id-too-long', { message: tooLong(`body's ${oversized}`), binding });
+    if (delivery.taskId !== binding.taskId) {
+      return refuse(req, res, 'task-mismatch', {
+        message: 'The body is about another task than the one this URL and credential belong to.',
+        binding,
+      });
     }
 
-    if (!worthSignal(notice)) {
+    if (!worthSignal(delivery)) {
       stats.progress += 1;
-      ended(req, 'progress');
-      return reply(req, res, 200, { status: 'progress' });
+      return finish(res, req, 'progress', 200, { status: 'progress' });
     }
-    let outcome: 'delivered' | 'gone';
+    const { kind, state, messageId } = delivery;
+    const notice: TaskUpdatedNotice = {
+      taskId: binding.taskId,
+      kind,
+      ...(state ? { state } : {}),
+      ...(messageId ? { messageId } : {}),
+      configId: binding.configId,
+    };
+    // The span link comes from the receiver's own tag on the config's URL, or there is none.
+    const link = verifiedTraceContext(traceQueryOf(req.url ?? ''), secrets, binding);
+    let outcome;
     try {
-      const { kind, state, messageId } = notice;
-      outcome = await options.notify(ids.workflowId, {
-        taskId: ids.taskId,
-        kind,
-        ...(state ? { state } : {}),
-        ...(messageId ? { messageId } : {}),
-      });
+      outcome = await coalescer.offer(binding, { notice, link }, delivery.generation);
     } catch (err) {
       stats.failed += 1;
-      ended(req, 'unavailable');
-      logger.error(
-        `webhook: could not signal workflow ${printable(ids.workflowId)} (task ${printable(ids.taskId)}): ${(err as Error).message}`,
-      );
-      return reply(
-        req,
+      log.write('unavailable', 'error', () => notSignaled(binding, err));
+      return finish(
         res,
+        req,
+        'unavailable',
         503,
         {
           error: {
@@ -218,28 +298,43 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
         { 'Retry-After': '10' },
       );
     }
-    if (outcome === 'gone') {
-      // The delivery is genuine but nobody will read it: 410 tells a well-behaved sender to stop.
-      stats.gone += 1;
-      ended(req, 'gone');
-      return reply(req, res, 410, {
-        error: {
-          status: 410,
-          reason: 'gone',
-          message: 'The delegation this task belonged to has ended; delete the push config.',
-        },
-      });
+    switch (outcome) {
+      case 'gone':
+        // The delivery is genuine but nobody will read it: 410 tells a well-behaved sender to stop.
+        stats.gone += 1;
+        return finish(res, req, 'gone', 410, {
+          error: {
+            status: 410,
+            reason: 'gone',
+            message: 'The delegation this task belonged to has ended; delete the push config.',
+          },
+        });
+      case 'coalesced':
+        stats.coalesced += 1;
+        return finish(res, req, 'coalesced', 202, { status: 'coalesced' });
+      case 'duplicate':
+        stats.duplicate += 1;
+        return finish(res, req, 'duplicate', 200, { status: 'duplicate' });
+      case 'signaled':
+        stats.signaled += 1;
+        return finish(res, req, 'signaled', 200, { status: 'signaled' });
     }
-    stats.signaled += 1;
-    ended(req, 'signaled');
-    reply(req, res, 200, { status: 'signaled' });
   }
+
+  const snapshot = (): WebhookStats => ({
+    ...structuredClone(stats),
+    ...(options.processGauges ? { process: options.processGauges.read() } : {}),
+  });
 
   return {
     handle(req, res) {
       serve(req, res).catch((err: unknown) => {
-        ended(req, 'internal');
-        logger.error(`webhook: internal error at ${printable(req.url ?? '')}: ${(err as Error).message}`);
+        observer?.outcome('internal');
+        log.write(
+          'internal',
+          'error',
+          () => `webhook: internal error at ${printable(req.url ?? '')}: ${printable((err as Error).message)}`,
+        );
         if (!res.headersSent)
           reply(req, res, 500, {
             error: { status: 500, reason: 'internal', message: 'The receiver failed; the delivery was not taken.' },
@@ -249,6 +344,10 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     },
     handleStats(req, res) {
       const path = (req.url ?? '').split('?', 1)[0];
+      if (path === STATS_RESET_PATH && req.method === 'POST') {
+        options.processGauges?.reset();
+        return reply(req, res, 200, snapshot());
+      }
       if (path !== STATS_PATH) return reply(req, res, 404, { error: { status: 404, message: `Only ${STATS_PATH}.` } });
       if (req.method !== 'GET')
         return reply(
@@ -258,10 +357,19 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
           { error: { status: 405, message: 'The stats are read with GET.' } },
           { Allow: 'GET' },
         );
-      reply(req, res, 200, structuredClone(stats));
+      reply(req, res, 200, snapshot());
     },
-    stats: () => structuredClone(stats),
+    stats: snapshot,
+    stop() {
+      coalescer.close();
+      log.flush();
+    },
   };
+}
+
+/** The log line of a signal Temporal did not take. */
+function notSignaled(binding: PushBinding, err: unknown): string {
+  return `webhook: could not signal workflow ${printable(binding.workflowId)} (task ${printable(binding.taskId)}): ${printable((err as Error)?.message ?? String(err))}`;
 }
 
 export interface WebhookListenOptions extends WebhookReceiverOptions {
@@ -287,55 +395,44 @@ export interface RunningWebhookReceiver extends WebhookReceiver {
 
 /** Starts the receiver (and its stats listener) on HTTP servers of their own. @throws when a port cannot be bound. */
 export async function startWebhookReceiver(options: WebhookListenOptions): Promise<RunningWebhookReceiver> {
-  const receiver = createWebhookReceiver(options);
-  const main = await listen(receiver.handle, options.host ?? '127.0.0.1', options.port ?? 0, 'webhook receiver');
+  const limits = { ...defaultReceiverLimits(), ...options.limits };
+  const gauges = options.statsPort === undefined ? undefined : startProcessGauges();
+  const connections = emptyStats().connections;
+  const receiver = createWebhookReceiver({ ...options, limits, connections, processGauges: gauges });
+  const main = await listen(
+    receiver.handle,
+    { host: options.host ?? '127.0.0.1', port: options.port ?? 0, what: 'webhook receiver' },
+    limits,
+    connections,
+  ).catch((err: unknown) => {
+    receiver.stop();
+    gauges?.stop();
+    throw err;
+  });
   const stats =
     options.statsPort === undefined
       ? undefined
-      : await listen(receiver.handleStats, options.statsHost ?? '127.0.0.1', options.statsPort, 'stats listener').catch(
-          async (err: unknown) => {
-            await main.close();
-            throw err;
-          },
-        );
+      : await listen(
+          receiver.handleStats,
+          { host: options.statsHost ?? '127.0.0.1', port: options.statsPort, what: 'stats listener' },
+          { ...limits, maxConnectionsPerSource: limits.maxConnections },
+        ).catch(async (err: unknown) => {
+          await main.close();
+          receiver.stop();
+          gauges?.stop();
+          throw err;
+        });
   let closing: Promise<void> | undefined;
   return {
     ...receiver,
     url: main.url,
     port: main.port,
     statsUrl: stats?.url,
-    close: () => (closing ??= Promise.all([main.close(), stats?.close()]).then(() => undefined)),
-  };
-}
-
-async function listen(
-  handler: (req: IncomingMessage, res: ServerResponse) => void,
-  host: string,
-  port: number,
-  what: string,
-): Promise<{ url: string; port: number; close(): Promise<void> }> {
-  const server: Server = createServer(handler);
-  // Slow senders cannot hold sockets for long: a delivery is one small POST.
-  server.requestTimeout = 30_000;
-  server.headersTimeout = 10_000;
-  await new Promise<void>((resolve, reject) => {
-    const onError = (error: Error) =>
-      reject(new Error(`The ${what} could not listen on ${host}:${port}: ${error.message}`, { cause: error }));
-    server.once('error', onError);
-    server.listen(port, host, () => {
-      server.off('error', onError);
-      resolve();
-    });
-  });
-  const bound = (server.address() as AddressInfo).port;
-  return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}`,
-    port: bound,
     close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+      (closing ??= Promise.all([main.close(), stats?.close()]).then(() => {
+        receiver.stop();
+        gauges?.stop();
+      })),
   };
 }
 
@@ -398,9 +495,4 @@ function reply(
     ...headers,
   });
   res.end(text);
-}
-
-/** An id from the path as a log-safe token (quoted, control characters escaped, bounded). */
-function printable(value: string): string {
-  return JSON.stringify(value.length > 200 ? `${value.slice(0, 200)}…` : value);
 }

@@ -1,7 +1,10 @@
 /** The webhook receiver's counters (`GET /a2a/push/stats` on the stats listener, or `stats()` in code). */
+import type { ProcessGauges } from './process-gauges.js';
 
 /** Why a delivery was refused; each maps to one HTTP status. */
 export const REJECTION_STATUS = {
+  /** Over the global or the sender's request rate (answered with `Retry-After`). */
+  'rate-limited': 429,
   /** No such route. */
   'not-found': 404,
   /** Not a POST. */
@@ -10,7 +13,7 @@ export const REJECTION_STATUS = {
   'too-large': 413,
   /** No credential (`Authorization: Bearer` or `X-A2A-Notification-Token`). */
   unauthenticated: 401,
-  /** A credential that is not the one of this workflow and task. */
+  /** A credential that is not the one of this workflow, task and push config. */
   'bad-credential': 403,
   /** Neither `application/a2a+json` nor `application/json`. */
   'unsupported-media-type': 415,
@@ -25,18 +28,38 @@ export const REJECTION_STATUS = {
 export type RejectionReason = keyof typeof REJECTION_STATUS;
 
 export interface WebhookStats {
-  /** Requests to a delivery path. */
+  /** Requests answered (connections closed by a cap or a timeout are under `connections`). */
   received: number;
-  /** Verified deliveries signalled to their workflow. */
+  /** `taskUpdated` signals Temporal took, sent at once or later for coalesced deliveries. */
   signaled: number;
+  /** Of `signaled`, those sent later for coalesced deliveries (the trailing edge). */
+  trailing: number;
+  /** Verified deliveries answered 202 while a signal to their push config was in flight or too recent: one more signal follows. */
+  coalesced: number;
+  /** Verified deliveries whose news (status, or bytes) was signalled already: answered 200, no signal. */
+  duplicate: number;
   /** Verified deliveries that showed only progress (working, artifact chunks): answered 200, no signal. */
   progress: number;
   /** Verified deliveries for a workflow that no longer runs (answered 410). */
   gone: number;
-  /** Verified deliveries Temporal could not take (answered 503). */
+  /** Signals Temporal did not take (answered 503, or a trailing signal that failed). */
   failed: number;
   /** Refused requests by reason; nothing reached a workflow. */
   rejected: Record<RejectionReason, number>;
+  connections: {
+    /** Open now. */
+    open: number;
+    /** Closed on arrival: the receiver held `maxConnections` already. */
+    overLimit: number;
+    /** Closed on arrival: their source held `maxConnectionsPerSource` already. */
+    overSourceLimit: number;
+    /** Closed because the headers, the request or an idle keep-alive took too long. */
+    timedOut: number;
+    /** Closed for bytes that are not HTTP. */
+    badRequests: number;
+  };
+  /** The process's memory and event-loop delay (on the stats listener only). */
+  process?: ProcessGauges;
 }
 
 export function emptyStats(): WebhookStats {
@@ -44,7 +67,18 @@ export function emptyStats(): WebhookStats {
     RejectionReason,
     number
   >;
-  return { received: 0, signaled: 0, progress: 0, gone: 0, failed: 0, rejected };
+  return {
+    received: 0,
+    signaled: 0,
+    trailing: 0,
+    coalesced: 0,
+    duplicate: 0,
+    progress: 0,
+    gone: 0,
+    failed: 0,
+    rejected,
+    connections: { open: 0, overLimit: 0, overSourceLimit: 0, timedOut: 0, badRequests: 0 },
+  };
 }
 
 /** The total of refused requests. */

@@ -200,10 +200,11 @@ export async function endAfterFailure(
   const failure = delegationFailure(err, input);
   state.keepProgress(progressIn(err));
   const type = failure instanceof ApplicationFailure ? (failure.type ?? '') : '';
-  const running = state.taskId && !TERMINAL_STATES.has(state.status.state ?? '') && !LEAVE_TASK.has(type);
+  // A stream turn that failed before the workflow adopted its task still names it in its progress.
+  const taskId = state.taskId ?? cancelledTaskId(err);
+  const running = taskId && !TERMINAL_STATES.has(state.status.state ?? '') && !LEAVE_TASK.has(type);
   if (ctx && running && !ctx.legacy) {
     const { acts, agent, name } = ctx;
-    const taskId = state.taskId!;
     try {
       const task = await CancellationScope.nonCancellable(() =>
         acts.cancelTask({ agent, taskId }, `CancelTask ${taskId} at ${name} (the delegation failed)`),
@@ -218,7 +219,7 @@ export async function endAfterFailure(
   return failure;
 }
 
-/** The task id a cancelled stream turn had seen (its CancelledFailure carries it in its details). */
+/** The task id a cancelled or failed stream turn had seen (its failure carries it in its details). */
 function cancelledTaskId(err: unknown): string | undefined {
   const taskId = progressIn(err)?.taskId;
   return typeof taskId === 'string' && taskId ? taskId : undefined;

@@ -90,9 +90,10 @@ export class DelegationState {
     this.status.contextId = task.contextId ?? this.status.contextId;
   }
 
-  /** The tracking mode chosen for this agent (after resolve). */
-  trackBy(mode: DelegationStatus['mode']): void {
+  /** The tracking mode chosen for this agent (after resolve), and the binding it is reached by. */
+  trackBy(mode: DelegationStatus['mode'], binding?: DelegationStatus['binding']): void {
     this.status.mode = mode;
+    if (binding) this.status.binding = binding;
   }
 
   observeState(state: TaskState): void {

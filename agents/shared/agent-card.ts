@@ -2,9 +2,15 @@ import { A2A_PROTOCOL_VERSION } from '@a2a-js/sdk';
 import type { AgentCard, AgentInterface, AgentSkill } from '@a2a-js/sdk';
 import { duplicateInterfacesForLegacy } from '@a2a-js/sdk/compat/v0_3';
 
-/** Mount points of the two A2A bindings every sample agent serves. */
+/** Mount points of the two HTTP bindings every sample agent serves. */
 export const JSONRPC_PATH = '/a2a/jsonrpc';
 export const REST_PATH = '/a2a/rest';
+
+/** The bindings a sample agent can list in its card. */
+export type AgentBinding = 'JSONRPC' | 'HTTP+JSON' | 'GRPC';
+
+/** What a sample agent's card lists unless told otherwise (gRPC is a switch: `bindings`). */
+export const DEFAULT_AGENT_BINDINGS: readonly AgentBinding[] = ['JSONRPC', 'HTTP+JSON'];
 
 /** What a sample agent says about itself; the server adds interfaces and capabilities. */
 export interface AgentDescription {
@@ -19,15 +25,27 @@ export interface AgentDescription {
 export type SkillDescription = Pick<AgentSkill, 'id' | 'name' | 'description' | 'tags'> & Partial<AgentSkill>;
 
 /**
- * The agent card for an agent bound at `baseUrl`: JSON-RPC first (the SDK client's default
- * choice), then HTTP+JSON, both protocol 1.0; with `legacy` each binding is mirrored as a 0.3
- * interface at the same URL (the SDK routes by the `A2A-Version` header).
+ * The agent card for an agent bound at `baseUrl`: by default JSON-RPC first (the SDK client's
+ * default choice), then HTTP+JSON, both protocol 1.0; `bindings` chooses which interfaces it
+ * lists and in which order (gRPC at `grpcAddress`, `host:port`). With `legacy` each HTTP binding
+ * is mirrored as a 0.3 interface at the same URL (the SDK routes by the `A2A-Version` header).
  */
-export function buildAgentCard(description: AgentDescription, baseUrl: string, legacy: boolean): AgentCard {
-  const interfaces: AgentInterface[] = [
-    { url: `${baseUrl}${JSONRPC_PATH}`, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: A2A_PROTOCOL_VERSION },
-    { url: `${baseUrl}${REST_PATH}`, protocolBinding: 'HTTP+JSON', tenant: '', protocolVersion: A2A_PROTOCOL_VERSION },
-  ];
+export function buildAgentCard(
+  description: AgentDescription,
+  baseUrl: string,
+  legacy: boolean,
+  bindings: readonly AgentBinding[] = DEFAULT_AGENT_BINDINGS,
+  grpcAddress?: string,
+): AgentCard {
+  const urls: Record<AgentBinding, string | undefined> = {
+    JSONRPC: `${baseUrl}${JSONRPC_PATH}`,
+    'HTTP+JSON': `${baseUrl}${REST_PATH}`,
+    GRPC: grpcAddress,
+  };
+  const interfaces: AgentInterface[] = bindings.flatMap((protocolBinding) => {
+    const url = urls[protocolBinding];
+    return url ? [{ url, protocolBinding, tenant: '', protocolVersion: A2A_PROTOCOL_VERSION }] : [];
+  });
   return {
     name: description.name,
     description: description.description,

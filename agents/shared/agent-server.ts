@@ -13,7 +13,8 @@ import {
 import { agentCardHandler, jsonRpcHandler, restHandler } from '@a2a-js/sdk/server/express';
 import { createLegacyAwarePushNotificationSender } from '@a2a-js/sdk/compat/v0_3/server';
 import { createAgentServer, requireAccessToken, type AgentSecurityOptions } from './agent-security.js';
-import { buildAgentCard, JSONRPC_PATH, REST_PATH, type AgentDescription } from './agent-card.js';
+import { buildAgentCard, JSONRPC_PATH, REST_PATH, type AgentBinding, type AgentDescription } from './agent-card.js';
+import { bearerGate, bindGrpcServer } from './grpc-server.js';
 import { StatsRecorder, type AgentStats } from './agent-stats.js';
 import { CountingTaskStore } from './counting-task-store.js';
 import { quietPushDeliveryLog } from './quiet-delivery-log.js';
@@ -41,6 +42,11 @@ export interface AgentServerOptions {
   bearerToken?: string;
   /** OAuth 2.0 tokens, mutual TLS, a card with security requirements, signed, with an extended card. */
   security?: AgentSecurityOptions;
+  /**
+   * The interfaces the card lists, in this order. `GRPC` also starts the SDK's gRPC server on a
+   * port of its own (same host, same tasks). @default ['JSONRPC', 'HTTP+JSON']
+   */
+  bindings?: readonly AgentBinding[];
 }
 
 /** A sample agent listening on its port. */
@@ -51,6 +57,8 @@ export interface RunningAgent {
   baseUrl: string;
   /** `baseUrl + '/.well-known/agent-card.json'`. */
   cardUrl: string;
+  /** `host:port` of the gRPC interface, when the agent serves one. */
+  grpcAddress?: string;
   /** Live counters; the same object for the agent's whole life (`resetStats` clears it in place). */
   stats: AgentStats;
   resetStats(): void;
@@ -71,7 +79,8 @@ export interface AgentDefinition {
 /**
  * Serves one agent with the SDK's express handlers: the card at `/.well-known/agent-card.json`,
  * JSON-RPC at `/a2a/jsonrpc`, HTTP+JSON at `/a2a/rest`, in-memory tasks, push notifications
- * (any URL, loopback included: the SDK sender does no address filtering).
+ * (any URL, loopback included: the SDK sender does no address filtering); with `GRPC` among
+ * `bindings`, the SDK's gRPC service on a port of its own too.
  * @throws when the port cannot be bound.
  */
 export async function startAgentServer(
@@ -87,7 +96,16 @@ export async function startAgentServer(
   const baseUrl =
     options.publicUrl?.replace(/\/+$/, '') ?? `${scheme}://${options.publicHost ?? urlHost(host)}:${port}`;
 
-  const built = buildAgentCard(definition.description, baseUrl, legacy);
+  // The gRPC port is bound first: the card names it, the request handler needs the card.
+  const grpc = options.bindings?.includes('GRPC')
+    ? await bindGrpcServer({ host, publicHost: options.publicHost ?? urlHost(host), security }).catch(
+        async (error: unknown) => {
+          await new Promise((resolve) => server.close(resolve));
+          throw error;
+        },
+      )
+    : undefined;
+  const built = buildAgentCard(definition.description, baseUrl, legacy, options.bindings, grpc?.address);
   const card = security?.card ? security.card(built) : built;
   const recorder = new StatsRecorder(JSONRPC_PATH);
   const taskStore = new CountingTaskStore(new InMemoryTaskStore(), () => recorder.taskCreated());
@@ -108,6 +126,7 @@ export async function startAgentServer(
     security?.signCard,
   );
   const legacyCompat = legacy ? { enabled: true } : undefined;
+  grpc?.serve(requestHandler, recorder, options.bearerToken ? bearerGate(options.bearerToken) : undefined);
 
   const app = express();
   app.disable('x-powered-by');
@@ -127,11 +146,13 @@ export async function startAgentServer(
     name: card.name,
     baseUrl,
     cardUrl: `${baseUrl}/${AGENT_CARD_PATH}`,
+    ...(grpc ? { grpcAddress: grpc.address } : {}),
     stats: recorder.stats,
     resetStats: () => recorder.reset(),
     close: () => {
       closing ??= new Promise<void>((resolve) => {
         definition.executor.dispose();
+        void grpc?.close();
         server.close(() => resolve());
         server.closeAllConnections();
       });

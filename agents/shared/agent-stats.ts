@@ -1,14 +1,15 @@
 import type { Request, RequestHandler } from 'express';
 import { UserBuilder } from '@a2a-js/sdk/server/express';
+import { UserBuilder as GrpcUserBuilder } from '@a2a-js/sdk/server/grpc';
 import { isObject } from './parts.js';
 
 /** What a running sample agent has seen since it started (or since `resetStats()`). */
 export interface AgentStats {
-  /** Every HTTP request received, agent-card fetches included. */
+  /** Every HTTP request and gRPC call received, agent-card fetches included. */
   requests: number;
   /**
    * Requests per route, e.g. `"POST /a2a/jsonrpc SendMessage"`, `"GET /a2a/rest/tasks/:id"`,
-   * `"GET /.well-known/agent-card.json"`; task and push-config ids are replaced by `:id` / `:configId`.
+   * `"GET /.well-known/agent-card.json"`, `"gRPC SendMessage"`; task and push-config ids are replaced by `:id` / `:configId`.
    */
   byRoute: Record<string, number>;
   /** Tasks written to the task store for the first time. */
@@ -87,6 +88,22 @@ export class StatsRecorder {
     const messageId = rpcMethod ? sentRpcMessageId(rpcMethod, body) : sentRestMessageId(req.originalUrl, body);
     if (messageId !== undefined) this.stats.messageIds.push(messageId);
     return UserBuilder.noAuthentication();
+  };
+
+  /**
+   * The gRPC interface's hook: each call counts as a request, by route `gRPC <Method>`, and a
+   * send's message id is recorded (the SDK has decoded the request by then).
+   */
+  readonly grpcUserBuilder: GrpcUserBuilder = async (call) => {
+    this.stats.requests++;
+    const method = call.getPath().split('/').pop() ?? '';
+    this.count(`gRPC ${method}`);
+    const request: unknown = call.request;
+    if (SEND_RPC_METHODS.has(method) && isObject(request)) {
+      const messageId = messageIdOf(request.message);
+      if (messageId !== undefined) this.stats.messageIds.push(messageId);
+    }
+    return GrpcUserBuilder.noAuthentication();
   };
 
   private count(key: string): void {

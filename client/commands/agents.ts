@@ -37,6 +37,7 @@ export function registerAgentsCommand(program: Command): void {
     .option('--public-host <name>', 'host name in the agent cards (e.g. a compose service name)')
     .option('--work-delay <ms>', 'simulated work before the report streams', '300')
     .option('--legacy', 'also serve the A2A 0.3 wire format')
+    .option('--grpc', 'also serve the gRPC binding (each agent on a second port, named in its card)')
     .action(
       async (opts: {
         agentsFile?: string;
@@ -47,6 +48,7 @@ export function registerAgentsCommand(program: Command): void {
         licensePort?: string;
         workDelay: string;
         legacy?: boolean;
+        grpc?: boolean;
       }) => {
         const fromFile = portsInAgentsFile(opts.agentsFile);
         const port = (name: SampleName, flag: string | undefined) =>
@@ -61,8 +63,10 @@ export function registerAgentsCommand(program: Command): void {
           },
           workDelayMs: Number(opts.workDelay),
           legacy: opts.legacy ?? false,
+          grpc: opts.grpc ?? false,
         });
-        for (const agent of Object.values(running.agents)) console.log(`${agent.name}: ${agent.cardUrl}`);
+        for (const agent of Object.values(running.agents))
+          console.log(`${agent.name}: ${agent.cardUrl}${agent.grpcAddress ? ` (gRPC at ${agent.grpcAddress})` : ''}`);
         console.log('Press Ctrl-C to stop.');
         await waitForExitSignal();
         await running.close();

@@ -61,7 +61,7 @@ export function registerWebhookCommand(program: Command): void {
           }).catch((err: unknown) => {
             throw new CliError(`${(err as Error).message}. Pick another port with --port.`, 1, { cause: err });
           });
-          console.log(`Webhook receiver at ${receiver.url}${PUSH_PATH_PREFIX}<workflowId>/<taskId>`);
+          console.log(`Webhook receiver at ${receiver.url}${PUSH_PATH_PREFIX}<workflowId>/<taskId>/<configId>`);
           console.log(
             receiver.statsUrl
               ? `Counters: ${receiver.statsUrl}${STATS_PATH}`

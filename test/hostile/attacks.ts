@@ -6,6 +6,7 @@
  * and expected code included, and join the executed list once the product code they need lands.
  */
 import type { TaskState } from '../../a2a/index.js';
+import type { TrackingOptions } from '../../contract/delegation-types.js';
 import {
   defaultCard,
   type AgentControl,
@@ -44,6 +45,8 @@ export interface HostileAttack {
   agentUrl?: (baseUrl: string) => string;
   /** The most requests the agent may have received by the end (0: nothing was sent to it). */
   requestsAtMost?: number;
+  /** Tracking options of the delegation (e.g. a short `unreachableTimeout` for an agent that never answers). */
+  tracking?: TrackingOptions;
   agent: AgentScript;
 }
 
@@ -336,8 +339,8 @@ const LIST: HostileAttack[] = [
   },
   {
     name: 'grpc-only-card',
-    description: 'Serves a card that offers only a gRPC interface.',
-    expectedCode: 'A2A_NO_USABLE_INTERFACE',
+    description: 'Serves a card that offers only a gRPC interface, on a port its agents-file entry does not allow.',
+    expectedCode: 'A2A_INTERFACE_ORIGIN_MISMATCH',
     maxSeconds: 15,
     agent: {
       card: cardWithInterface(() => '127.0.0.1:1', 'GRPC'),

@@ -10,8 +10,9 @@
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TaskState } from '../../a2a/index.js';
+import { startHostileGrpc, type GrpcScript, type HostileGrpc } from './hostile-grpc.js';
 
-export type Binding = 'HTTP+JSON' | 'JSONRPC';
+export type Binding = 'HTTP+JSON' | 'JSONRPC' | 'GRPC';
 
 export type Operation =
   | 'GetAgentCard'
@@ -68,6 +69,8 @@ export interface AgentScript {
   turns?: TaskEvent[][];
   /** Answers a request instead of the honest agent; `undefined` lets the honest agent answer. */
   intercept?(call: Call, agent: AgentControl): Reply | undefined | Promise<Reply | undefined>;
+  /** Serve the A2A calls over gRPC (./hostile-grpc.ts) on a port of its own: the card lists only that interface. */
+  grpc?: GrpcScript;
 }
 
 /** A2A 1.0 Task as this agent keeps it (ProtoJSON, what goes on the wire). */
@@ -128,6 +131,8 @@ export interface AgentControl {
 
 export interface HostileAgent {
   baseUrl: string;
+  /** The gRPC listener, when the script has one (its origin, `http://127.0.0.1:port`, is what the agents file allows). */
+  grpc?: HostileGrpc & { origin: string };
   cardUrl: string;
   requests: ReceivedRequest[];
   /** Ids of the tasks a CancelTask was received for. */
@@ -161,7 +166,7 @@ const NOT_CANCELABLE = {
 /** Starts a hostile agent on 127.0.0.1 (a free port), scripted by an attack (see attacks.ts). */
 export async function startHostileAgent(options: { attack: { agent: AgentScript } }): Promise<HostileAgent> {
   const script = options.attack.agent;
-  const binding = script.binding ?? 'HTTP+JSON';
+  const binding = script.grpc ? 'GRPC' : (script.binding ?? 'HTTP+JSON');
   const requests: ReceivedRequest[] = [];
   const canceled: string[] = [];
   const tasks = new Map<string, WireTask>();
@@ -193,7 +198,7 @@ export async function startHostileAgent(options: { attack: { agent: AgentScript 
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const interfaceUrl = `${baseUrl}${binding === 'JSONRPC' ? '/a2a/jsonrpc' : '/a2a/rest'}`;
+  let interfaceUrl = `${baseUrl}${binding === 'JSONRPC' ? '/a2a/jsonrpc' : '/a2a/rest'}`;
 
   const now = () => new Date().toISOString();
   const control: AgentControl = {
@@ -266,6 +271,9 @@ export async function startHostileAgent(options: { attack: { agent: AgentScript 
     ok: (call, result) => ok(call, result),
     error: (call, error) => fail(call, error),
   };
+
+  const grpc = script.grpc ? await startHostileGrpc(script.grpc, control) : undefined;
+  if (grpc) control.interfaceUrl = interfaceUrl = grpc.address;
 
   async function answer(call: Call): Promise<Reply> {
     const intercepted = await script.intercept?.(call, control);
@@ -366,8 +374,10 @@ export async function startHostileAgent(options: { attack: { agent: AgentScript 
     tasks,
     observations,
     openTasks: () => [...tasks.values()].filter((t) => !TERMINAL.has(t.status.state)),
+    ...(grpc ? { grpc: { ...grpc, origin: `http://${grpc.address}` } } : {}),
     close: () =>
       new Promise<void>((resolve) => {
+        void grpc?.close();
         server.close(() => resolve());
         server.closeAllConnections();
       }),

@@ -1,14 +1,17 @@
 /**
  * Starts the peer agents the delegation tests run against, each on 127.0.0.1 port 0: `js` is our
- * own sample agent (the official `@a2a-js/sdk`), `python` the upgrade advisor on the official
- * Python `a2a-sdk` (A2A 1.0), `go` the one on `a2a-go` (A2A 0.3). What a peer offers (protocol
+ * own sample agent (the official `@a2a-js/sdk`; JSON-RPC, HTTP+JSON and gRPC), `python` the
+ * upgrade advisor on the official Python `a2a-sdk` (A2A 1.0, the same three), `go` the one on
+ * `a2a-go` (A2A 0.3). What a peer offers (protocol
  * version, bindings, streaming, push) is read from its agent card, through our own client.
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fetchAgentCard } from '../../a2a/index.js';
+import { fetchAgentCard, type SupportedBinding } from '../../a2a/index.js';
+import { supportedBinding, supportedVersion } from '../../a2a/agent-card.js';
+import { grpcInterfaceUrl } from '../../a2a/grpc/target.js';
 import { startDependencyCompatAgent } from '../../agents/index.js';
 import { ensurePeerToolchain, type PeerToolchainName } from '../../platform/peer-toolchains.js';
 import { packageRoot } from '../../platform/paths.js';
@@ -31,8 +34,13 @@ export interface RunningPeer {
   baseUrl: string;
   /** The A2A version of the card's interfaces, e.g. `1.0` or `0.3`. */
   protocolVersion: string;
-  /** The card's bindings, e.g. `['JSONRPC', 'HTTP+JSON']`. */
+  /** The card's bindings, e.g. `['JSONRPC', 'HTTP+JSON', 'GRPC']`. */
   bindings: string[];
+  /**
+   * The bindings of the card we speak, each with its interface's origin (a gRPC interface is on a
+   * port of its own: an agents-file entry for it allows that origin).
+   */
+  spoken: Array<{ binding: SupportedBinding; origin: string }>;
   capabilities: { streaming: boolean; pushNotifications: boolean };
   /** What the peer wrote to stderr so far (the last 64 KB), for failure reports. */
   stderr(): string;
@@ -46,7 +54,12 @@ export async function startPeer(name: PeerName, options: PeerOptions = {}): Prom
   const workDelayMs = options.workDelayMs ?? 0;
   const chunkDelayMs = options.chunkDelayMs ?? 10;
   if (name === 'js') {
-    const agent = await startDependencyCompatAgent({ port: 0, workDelayMs, chunkDelayMs });
+    const agent = await startDependencyCompatAgent({
+      port: 0,
+      workDelayMs,
+      chunkDelayMs,
+      bindings: ['JSONRPC', 'HTTP+JSON', 'GRPC'],
+    });
     return describePeer(
       name,
       jsSdk(),
@@ -125,6 +138,13 @@ async function describePeer(
     baseUrl,
     protocolVersion: [...new Set(interfaces.map((i) => i.protocolVersion))].join(', '),
     bindings: [...new Set(interfaces.map((i) => i.protocolBinding))],
+    spoken: interfaces.flatMap((i) => {
+      const binding = supportedBinding(i.protocolBinding);
+      const version = supportedVersion(i.protocolVersion);
+      if (!binding || !version || (binding === 'GRPC' && version !== '1.0')) return [];
+      const url = binding === 'GRPC' ? grpcInterfaceUrl(i.url, baseUrl) : i.url;
+      return [{ binding, origin: new URL(url).origin }];
+    }),
     capabilities: {
       streaming: card.capabilities?.streaming ?? false,
       pushNotifications: card.capabilities?.pushNotifications ?? false,

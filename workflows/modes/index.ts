@@ -26,6 +26,6 @@ export function trackingMode(resolved: ResolvedAgent, ctx: ModeContext, notices:
     if (unavailable) throw unavailable;
   }
   const kind = !input.mode || input.mode === 'auto' ? resolved.autoMode : input.mode;
-  state.trackBy(kind);
+  state.trackBy(kind, resolved.endpoint.binding);
   return kind === 'stream' ? streamMode(ctx) : kind === 'poll' ? pollMode(ctx) : pushMode(ctx, notices);
 }

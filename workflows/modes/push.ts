@@ -20,6 +20,7 @@ export function pushMode(ctx: ModeContext, notices: PushNotices): TrackingMode {
     input.resume?.pushConfigId && input.resume.taskId
       ? { taskId: input.resume.taskId, configId: input.resume.pushConfigId }
       : undefined;
+  notices.configId = config?.configId;
   /**
    * Whether the next `follow` reads the task at once instead of waiting for a notice first: after
    * a read that decided something (the next follow watches a question), after resuming, and
@@ -32,6 +33,7 @@ export function pushMode(ctx: ModeContext, notices: PushNotices): TrackingMode {
     if (!config) return;
     const { taskId, configId } = config;
     config = undefined;
+    notices.configId = undefined;
     try {
       await CancellationScope.nonCancellable(() =>
         acts.deletePushConfig({ agent, taskId, configId }, `Delete push config of task ${taskId} at ${name}`),
@@ -51,6 +53,7 @@ export function pushMode(ctx: ModeContext, notices: PushNotices): TrackingMode {
     await unregister();
     const registration = { taskId, configId: uuid4() };
     config = registration;
+    notices.configId = registration.configId;
     try {
       await acts.registerPushConfig({ agent, ...registration }, `Register push config for task ${taskId} at ${name}`);
     } catch (err) {
@@ -118,14 +121,18 @@ export function isStillWorking(status: TaskStatus, handled: StatusKey | undefine
  */
 export class PushNotices {
   private notified = false;
+  /** The config registered for the task followed: a notice bound to another one is ignored. */
+  configId: string | undefined;
 
   /**
-   * Raises the flag for a notice about `taskId`. Ignored: notices about another task, and those
-   * showing the question already answered (`handled`, e.g. the task snapshot an agent sends when
+   * Raises the flag for a notice about `taskId`. Ignored: notices about another task or bound to
+   * another push config (a credential of an earlier registration, or of another run that had
+   * this workflow id), and those showing the question already answered (`handled`, e.g. the task snapshot an agent sends when
    * the answer arrives), which could only lead to a read that decides nothing.
    */
   receive(notice: TaskUpdatedNotice, taskId: string | undefined, handled: StatusKey | undefined): boolean {
     if (!taskId || notice?.taskId !== taskId) return false;
+    if (notice.configId !== undefined && notice.configId !== this.configId) return false;
     if (
       handled &&
       notice.messageId !== undefined &&

@@ -49,10 +49,15 @@ function credentialFor(kind: CredentialKind, env: string): NonNullable<AgentsFil
   return { type: 'apiKey', name: 'X-API-Key', location: kind === 'apiKeyQuery' ? 'query' : 'header', valueEnv: env };
 }
 
-/** Starts one hostile agent per attack, a sample agent, and the worker process that knows them all. */
+/**
+ * Starts one hostile agent per attack, a sample agent, and the worker process that knows them all
+ * (with `env` added to its environment). An agent serving gRPC gets an entry for it: that binding,
+ * its port allowed.
+ */
 export async function startRig(
   temporal: ReturnType<typeof useTemporal>,
   attacks: readonly HostileAttack[],
+  workerEnv: Record<string, string> = {},
 ): Promise<HostileRig> {
   const client = await temporal.client();
   const agents = new Map<string, HostileAgent>();
@@ -67,7 +72,11 @@ export async function startRig(
     const secret = `s-${randomUUID()}`; // short: a message that quotes 60 characters of a body shows it whole
     env[variable] = secret;
     secrets.push(secret);
-    file.agents[attack.name] = { url: agent.baseUrl, auth: credentialFor(attack.credential ?? 'bearer', variable) };
+    file.agents[attack.name] = {
+      url: agent.baseUrl,
+      auth: credentialFor(attack.credential ?? 'bearer', variable),
+      ...(agent.grpc ? { bindings: ['GRPC'], allowOrigins: [agent.grpc.origin] } : {}),
+    };
   }
   const agentsFile = join(mkdtempSync(join(tmpdir(), 'a2a-hostile-')), 'agents.json');
   writeFileSync(agentsFile, JSON.stringify(file));
@@ -75,7 +84,7 @@ export async function startRig(
   const port = await freePort();
   const worker = await spawnCli(
     ['worker', '--task-queue', taskQueue, '--agents-file', agentsFile, '--webhook-port', String(port)],
-    { ...env, A2A_WEBHOOK_URL: `http://127.0.0.1:${port}`, A2A_WEBHOOK_SECRET: SECRET },
+    { ...env, ...workerEnv, A2A_WEBHOOK_URL: `http://127.0.0.1:${port}`, A2A_WEBHOOK_SECRET: SECRET },
     'Webhook receiver:',
   );
   let exited = false;
@@ -121,7 +130,7 @@ export async function runAttack(rig: HostileRig, attack: HostileAttack): Promise
     label: attack.name,
     text: 'Check the dependencies of payment-service for the upgrade to 2.0.0.',
     mode: attack.mode ?? 'poll',
-    tracking: { pushSafetyNetInterval: '1 hour' }, // push attacks must finish through a real delivery
+    tracking: { pushSafetyNetInterval: '1 hour', ...attack.tracking }, // push attacks must finish through a real delivery
   };
   const workflowId = `hostile-${attack.name}-${randomUUID().slice(0, 8)}`;
   const logFrom = rig.worker.output().length;

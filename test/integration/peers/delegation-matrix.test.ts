@@ -1,21 +1,24 @@
 /**
- * Every delegation scenario against every peer agent, in every mode the peer offers: our own
- * sample agent (`js`, @a2a-js/sdk), the Python peer (official `a2a-sdk`, A2A 1.0) and the Go peer
- * (`a2a-go` 0.3.3, A2A 0.3). The real `delegate` workflow runs on a worker with our plugin; push
- * goes through our webhook receiver. The matrix (peer × mode × scenario → ✓/✗ and seconds) is
- * printed at the end and written to test/artifacts/peer-matrix.md.
+ * Every delegation scenario against every peer agent, over every binding it serves, in every mode
+ * it offers: our own sample agent (`js`, @a2a-js/sdk) and the Python peer (official `a2a-sdk`),
+ * both A2A 1.0 over JSON-RPC, HTTP+JSON and gRPC, and the Go peer (`a2a-go` 0.3.3, A2A 0.3). The
+ * real `delegate` workflow runs on one worker per peer with our plugin, whose agents file names
+ * the peer once per binding (`js-GRPC`: `"bindings": ["GRPC"]`, its gRPC port allowed); push goes
+ * through our webhook receiver. The matrix (peer × binding × mode × scenario → ✓/✗ and seconds)
+ * is printed at the end and written to test/artifacts/peer-matrix.md.
  */
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, it, vi } from 'vitest';
-import { createA2AClient, fetchAgentCard } from '../../../a2a/index.js';
+import { createA2AClient, fetchAgentCard, type SupportedBinding } from '../../../a2a/index.js';
+import { AgentRegistry } from '../../../activities/agent-registry.js';
 import { ensurePeerToolchains } from '../../../platform/peer-toolchains.js';
 import { packageRoot } from '../../../platform/paths.js';
 import { a2aTemporalPlugin } from '../../../worker/plugin.js';
 import type { RunningWebhookReceiver } from '../../../worker/webhook-receiver.js';
-import { compatRequest, registryOf, startDelegate } from '../../helpers/delegations.js';
+import { compatRequest, startDelegate } from '../../helpers/delegations.js';
 import { uniqueTaskQueue, useTemporal } from '../../helpers/temporal.js';
 import { startPeer, type PeerName, type RunningPeer } from '../../peers/peers.js';
 import { SECRET, startReceiver } from '../push/support.js';
@@ -26,7 +29,7 @@ const MATRIX_FILE = join(packageRoot, 'test', 'artifacts', 'peer-matrix.md');
 /** A cell that has not finished by then is recorded as failed (before vitest's own timeout hits). */
 const CELL_DEADLINE_MS = 60_000;
 
-// All cells of one peer run at once: each is its own workflow, and most of a cell is waiting.
+// All cells of one peer and binding run at once: each is its own workflow, and most of a cell is waiting.
 vi.setConfig({ maxConcurrency: SCENARIOS.length * 3 });
 
 const temporal = useTemporal();
@@ -61,6 +64,30 @@ function modesOf(peer: RunningPeer): Mode[] {
   ];
 }
 
+/** The bindings of the peer we speak, once each, in the card's order. */
+function bindingsOf(peer: RunningPeer): SupportedBinding[] {
+  return [...new Set(peer.spoken.map((s) => s.binding))];
+}
+
+/** The peer's agents-file entries: one per binding, `<peer>-<binding>`, that binding only, its origin allowed. */
+function registryFor(name: string, peer: RunningPeer): AgentRegistry {
+  const agents = Object.fromEntries(
+    bindingsOf(peer).map((binding) => [
+      agentName(name, binding),
+      {
+        url: peer.baseUrl,
+        bindings: [binding],
+        allowOrigins: peer.spoken.filter((s) => s.binding === binding).map((s) => s.origin),
+      },
+    ]),
+  );
+  return new AgentRegistry({ agents });
+}
+
+function agentName(peer: string, binding: SupportedBinding): string {
+  return `${peer}-${binding}`;
+}
+
 function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
@@ -77,9 +104,10 @@ for (const name of ['js', 'python', 'go'] as const) {
       ? {
           name,
           description: `${peer.title}: ${peer.sdk}, A2A ${peer.protocolVersion}, ${peer.bindings.join(' + ')}`,
+          bindings: bindingsOf(peer),
           modes: modesOf(peer),
         }
-      : { name, description: '', modes: [], skipped: reason },
+      : { name, description: '', bindings: [], modes: [], skipped: reason },
   );
 
   describe.runIf(peer)(peer ? `delegating to the ${name} peer` : `the ${name} peer does not run: ${reason}`, () => {
@@ -94,7 +122,7 @@ for (const name of ['js', 'python', 'go'] as const) {
         taskQueue,
         plugins: [
           a2aTemporalPlugin({
-            registry: registryOf({ [name]: peer! }),
+            registry: registryFor(name, peer!),
             webhook: { publicUrl: receiver.url, secret: SECRET },
           }),
         ],
@@ -107,15 +135,16 @@ for (const name of ['js', 'python', 'go'] as const) {
       await running;
     });
 
-    async function runCell(mode: Mode, scenario: Scenario): Promise<void> {
+    async function runCell(binding: SupportedBinding, mode: Mode, scenario: Scenario): Promise<void> {
       const client = await temporal.client();
       const handles: WorkflowHandle[] = [];
       const cell: Cell = {
         peer: peer!,
+        agent: agentName(name, binding),
         mode,
         async start(input = {}) {
-          const request = compatRequest({ agent: name, label: name, mode, ...input });
-          const id = `${taskQueue}-${mode}-${scenario.name.replace(/\W+/g, '-')}-${handles.length + 1}`;
+          const request = compatRequest({ agent: agentName(name, binding), label: name, mode, ...input });
+          const id = `${taskQueue}-${binding}-${mode}-${scenario.name.replace(/\W+/g, '-')}-${handles.length + 1}`;
           const handle = await startDelegate(client, taskQueue, request, id);
           handles.push(handle);
           return handle;
@@ -126,6 +155,7 @@ for (const name of ['js', 'python', 'go'] as const) {
       const record = (error?: unknown) =>
         matrix.record({
           peer: name,
+          binding,
           mode,
           scenario: scenario.name,
           ok: error === undefined,
@@ -145,10 +175,14 @@ for (const name of ['js', 'python', 'go'] as const) {
     }
 
     // A peer that does not run still lists its cells (as skipped), under the sentence that says why.
-    for (const mode of peer ? modesOf(peer) : (['stream', 'poll', 'push'] as const)) {
-      for (const scenario of SCENARIOS) {
-        it.concurrent(`${scenario.name} in ${mode} mode`, () => runCell(mode, scenario));
-      }
+    for (const binding of peer ? bindingsOf(peer) : (['HTTP+JSON'] as const)) {
+      describe(`over ${binding}`, () => {
+        for (const mode of peer ? modesOf(peer) : (['stream', 'poll', 'push'] as const)) {
+          for (const scenario of SCENARIOS) {
+            it.concurrent(`${scenario.name} in ${mode} mode`, () => runCell(binding, mode, scenario));
+          }
+        }
+      });
     }
   });
 }

@@ -1,9 +1,10 @@
-/** The peer × mode × scenario matrix: what each cell did, as markdown for the terminal and test/artifacts/. */
+/** The peer × binding × mode × scenario matrix: what each cell did, as markdown for the terminal and test/artifacts/. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 export interface CellResult {
   peer: string;
+  binding: string;
   mode: string;
   scenario: string;
   ok: boolean;
@@ -14,8 +15,10 @@ export interface CellResult {
 
 export interface PeerRow {
   name: string;
-  /** e.g. `a2a-sdk 1.3.0 on Python 3.11.7, A2A 1.0, JSONRPC + HTTP+JSON` */
+  /** e.g. `a2a-sdk 1.3.0 on Python 3.11.7, A2A 1.0, JSONRPC + HTTP+JSON + GRPC` */
   description: string;
+  /** The bindings it serves that we speak. */
+  bindings: string[];
   modes: string[];
   /** Set when the peer did not run: one sentence. */
   skipped?: string;
@@ -36,20 +39,22 @@ export class Matrix {
   }
 
   markdown(): string {
-    const header = `| peer | mode | ${this.scenarios.join(' | ')} |`;
-    const rule = `| --- | --- | ${this.scenarios.map(() => '---').join(' | ')} |`;
+    const header = `| peer | binding | mode | ${this.scenarios.join(' | ')} |`;
+    const rule = `| --- | --- | --- | ${this.scenarios.map(() => '---').join(' | ')} |`;
     const rows = this.peers.flatMap((peer) =>
       peer.skipped
-        ? [`| ${peer.name} | — | ${this.scenarios.map(() => 'not run').join(' | ')} |`]
-        : peer.modes.map(
-            (mode) =>
-              `| ${peer.name} | ${mode} | ${this.scenarios.map((s) => this.cell(peer.name, mode, s)).join(' | ')} |`,
+        ? [`| ${peer.name} | — | — | ${this.scenarios.map(() => 'not run').join(' | ')} |`]
+        : peer.bindings.flatMap((binding) =>
+            peer.modes.map(
+              (mode) =>
+                `| ${peer.name} | ${binding} | ${mode} | ${this.scenarios.map((s) => this.cell(peer.name, binding, mode, s)).join(' | ')} |`,
+            ),
           ),
     );
     const failed = this.cells.filter((c) => !c.ok);
     const passed = this.cells.length - failed.length;
     return [
-      '# Delegation matrix: peer × mode × scenario',
+      '# Delegation matrix: peer × binding × mode × scenario',
       '',
       ...this.peers.map((p) => `- **${p.name}**: ${p.skipped ? `not run: ${p.skipped}` : p.description}`),
       '',
@@ -57,9 +62,9 @@ export class Matrix {
       rule,
       ...rows,
       '',
-      `Cells: ${passed} ✓ and ${failed.length} ✗ (seconds per cell; cells ran concurrently within a peer).`,
+      `Cells: ${passed} ✓ and ${failed.length} ✗ (seconds per cell; the cells of one peer and binding ran concurrently).`,
       ...(failed.length > 0 ? ['', '## Failed cells', ''] : []),
-      ...failed.map((c) => `- ${c.peer} × ${c.mode} × ${c.scenario}: ${c.error ?? 'failed'}`),
+      ...failed.map((c) => `- ${c.peer} × ${c.binding} × ${c.mode} × ${c.scenario}: ${c.error ?? 'failed'}`),
       '',
     ].join('\n');
   }
@@ -69,8 +74,10 @@ export class Matrix {
     writeFileSync(path, this.markdown());
   }
 
-  private cell(peer: string, mode: string, scenario: string): string {
-    const found = this.cells.find((c) => c.peer === peer && c.mode === mode && c.scenario === scenario);
+  private cell(peer: string, binding: string, mode: string, scenario: string): string {
+    const found = this.cells.find(
+      (c) => c.peer === peer && c.binding === binding && c.mode === mode && c.scenario === scenario,
+    );
     if (!found) return '?';
     return `${found.ok ? '✓' : '✗'} ${found.seconds.toFixed(1)}`;
   }

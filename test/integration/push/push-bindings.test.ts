@@ -44,11 +44,12 @@ describe('push deliveries from the SDK sender', () => {
       const first = await client.sendMessage({ message: userMessage(), configuration: { returnImmediately: true } });
       expect('task' in first).toBe(true);
       const taskId = 'task' in first ? first.task.id : '';
-      const credential = pushCredential(SECRET, workflowId, taskId);
+      const binding = { workflowId, taskId, configId: 'a2a-temporal' };
+      const credential = pushCredential(SECRET, binding);
       await client.createPushConfig({
         taskId,
-        id: 'a2a-temporal',
-        url: pushUrl(receiver.url, workflowId, taskId),
+        id: binding.configId,
+        url: pushUrl(receiver.url, binding),
         token: credential,
         authentication: { scheme: 'Bearer', credentials: credential },
       });

@@ -68,8 +68,8 @@ describe('the push CLI', () => {
       'Press Ctrl-C to stop.',
     );
     try {
-      expect(receiver.output()).toContain(`Webhook receiver at ${base}/a2a/push/<workflowId>/<taskId>`);
-      const forged = await fetch(`${base}/a2a/push/some-workflow/some-task`, {
+      expect(receiver.output()).toContain(`Webhook receiver at ${base}/a2a/push/<workflowId>/<taskId>/<configId>`);
+      const forged = await fetch(`${base}/a2a/push/some-workflow/some-task/some-config`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
         body: '{}',

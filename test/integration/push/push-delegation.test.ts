@@ -18,6 +18,7 @@ import {
   historyOf,
   openActivities,
   pushConfigsAt,
+  registeredConfigId,
   SECRET,
   startReceiver,
   taskUpdatedSignals,
@@ -91,7 +92,11 @@ describe('delegate in push mode', () => {
     expect(events.some((e) => e.timerFiredEventAttributes)).toBe(false); // no safety-net read was needed
 
     // The credential is derived, never recorded.
-    const credential = pushCredential(SECRET, handle.workflowId, result.taskId!);
+    const credential = pushCredential(SECRET, {
+      workflowId: handle.workflowId,
+      taskId: result.taskId!,
+      configId: registeredConfigId(events),
+    });
     expect(JSON.stringify(events)).not.toContain(credential);
     expect(JSON.stringify(events)).not.toContain(SECRET);
 

@@ -6,6 +6,8 @@ import type { AddressInfo } from 'node:net';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { createA2AClient, fetchAgentCard, type TaskPushNotificationConfig } from '../../../a2a/index.js';
 import type { RunningAgent } from '../../../agents/index.js';
+import { parsePushPath } from '../../../activities/index.js';
+import type { PushBinding } from '../../../activities/push-credential.js';
 import { packageRoot } from '../../../platform/paths.js';
 import { a2aTemporalPlugin } from '../../../worker/plugin.js';
 import { temporalNotifier } from '../../../worker/webhook-notifier.js';
@@ -97,6 +99,29 @@ export function eventCounts(events: HistoryEvent[]): Record<string, number> {
   return counts;
 }
 
+/** The id of the push config the delegation registered (its history has the registerPushConfig input). */
+export function registeredConfigId(events: HistoryEvent[]): string {
+  for (const e of events) {
+    const scheduled = e.activityTaskScheduledEventAttributes;
+    if (withoutPrefix(scheduled?.activityType?.name ?? '') !== 'registerPushConfig') continue;
+    const data = scheduled?.input?.payloads?.[0]?.data;
+    if (data) return (JSON.parse(Buffer.from(data).toString('utf8')) as { configId: string }).configId;
+  }
+  throw new Error('the history registered no push config');
+}
+
+/** Where the agent delivers the updates of `taskId`, and with which credential: the push config it holds. */
+export async function deliveryTarget(
+  agent: RunningAgent,
+  taskId: string,
+): Promise<{ url: string; credential: string; binding: PushBinding }> {
+  const [config] = await pushConfigsAt(agent, taskId);
+  if (!config) throw new Error(`the agent holds no push config for ${taskId}`);
+  const binding = parsePushPath(new URL(config.url).pathname);
+  if (!binding) throw new Error(`not a push URL: ${config.url}`);
+  return { url: config.url, credential: config.authentication?.credentials ?? '', binding };
+}
+
 /** The push configs the agent holds for `taskId` (none once the delegation deleted its own). */
 export async function pushConfigsAt(agent: RunningAgent, taskId: string): Promise<TaskPushNotificationConfig[]> {
   const { card } = await fetchAgentCard(agent.baseUrl);
@@ -161,19 +186,27 @@ export function forward(target: string, delivery: Delivery): Promise<number> {
 }
 
 export interface CliProcess {
+  /** The process id of the CLI's node process. */
+  pid: number;
   output(): string;
   exited: Promise<number | null>;
   stop(): Promise<number | null>;
 }
 
-/** Runs the real CLI (`client/cli.ts` under tsx) against the run's dev server; resolves once `ready` was printed. */
+/**
+ * Runs the real CLI (`client/cli.ts` under tsx) against the run's dev server; resolves once
+ * `ready` was printed. `wrapper` is a command that execs the rest (`sh -c 'ulimit -n …; exec "$@"'`), so the
+ * process id stays node's.
+ */
 export async function spawnCli(
   args: string[],
   env: Record<string, string>,
   ready: string | RegExp,
+  wrapper: string[] = [],
 ): Promise<CliProcess> {
   const server = temporalServer();
-  const child = spawn(process.execPath, ['--import', 'tsx', join(packageRoot, 'client', 'cli.ts'), ...args], {
+  const command = [...wrapper, process.execPath, '--import', 'tsx', join(packageRoot, 'client', 'cli.ts'), ...args];
+  const child = spawn(command[0]!, command.slice(1), {
     cwd: packageRoot,
     env: {
       ...process.env,
@@ -198,6 +231,7 @@ export async function spawnCli(
     }),
   ]);
   return {
+    pid: child.pid!,
     output: () => output,
     exited,
     async stop() {

@@ -388,7 +388,7 @@ async function pushStory(): Promise<void> {
   const worker = start(EXAMPLES.pushWorker, env);
   const [, url] = await receiver.waitFor(/^Webhook receiver at (http:\S+?)\/a2a\/push\//m);
   expect(url).toBe(`http://127.0.0.1:${port}`);
-  const unsigned = await fetch(`${url}/a2a/push/some-workflow/some-task`, { method: 'POST', body: '{}' });
+  const unsigned = await fetch(`${url}/a2a/push/some-workflow/some-task/some-config`, { method: 'POST', body: '{}' });
   expect(unsigned.status).toBe(401);
   await worker.waitFor(/^Push: /m);
   expect(worker.stdout()).toContain('Push: agents deliver to https://hooks.example.com');

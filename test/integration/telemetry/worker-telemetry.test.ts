@@ -158,7 +158,7 @@ describe('the metrics endpoint of a worker', () => {
         await handle.result();
       }
       // And a delivery nobody should accept.
-      const refused = await fetch(`http://127.0.0.1:${webhookPort}/a2a/push/${taskQueue}-push/some-task`, {
+      const refused = await fetch(`http://127.0.0.1:${webhookPort}/a2a/push/${taskQueue}-push/some-task/some-config`, {
         method: 'POST',
         headers: { authorization: 'Bearer not-the-credential', 'content-type': 'application/json' },
         body: '{}',

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createA2AClient, fetchAgentCard } from '../../../a2a/index.js';
 import { startDependencyCompatAgent, type RunningAgent } from '../../../agents/index.js';
+import { AgentRegistry } from '../../../activities/agent-registry.js';
 import { a2aTemporalPlugin } from '../../../worker/plugin.js';
 import {
   answerUpdate,
@@ -22,14 +23,23 @@ const temporal = useTemporal();
 let agent: RunningAgent;
 
 beforeAll(async () => {
-  agent = await startDependencyCompatAgent({ port: 0, workDelayMs: 0, chunkDelayMs: 5 });
+  agent = await startDependencyCompatAgent({
+    port: 0,
+    workDelayMs: 0,
+    chunkDelayMs: 5,
+    bindings: ['JSONRPC', 'HTTP+JSON', 'GRPC'],
+  });
 });
 afterAll(() => agent?.close());
 
-async function withWorker<T>(
-  registry: ReturnType<typeof registryOf>,
-  fn: (taskQueue: string) => Promise<T>,
-): Promise<T> {
+/** The agent over HTTP+JSON (the default), or over gRPC only (its port allowed). */
+function registryFor(binding: 'HTTP+JSON' | 'GRPC'): AgentRegistry {
+  if (binding === 'HTTP+JSON') return registryOf({ compat: agent });
+  const entry = { url: agent.baseUrl, bindings: ['GRPC' as const], allowOrigins: [`http://${agent.grpcAddress!}`] };
+  return new AgentRegistry({ agents: { compat: entry } });
+}
+
+async function withWorker<T>(registry: AgentRegistry, fn: (taskQueue: string) => Promise<T>): Promise<T> {
   const taskQueue = uniqueTaskQueue('once');
   const worker = await temporal.worker({ taskQueue, plugins: [a2aTemporalPlugin({ registry })] });
   return worker.runUntil(fn(taskQueue));
@@ -37,24 +47,29 @@ async function withWorker<T>(
 
 describe('exactly once', () => {
   // Push mode sends as poll mode does (SendMessage with returnImmediately).
-  for (const mode of ['stream', 'poll'] as const) {
-    it(`sends once to an agent that acknowledges after 3× the heartbeat timeout (${mode})`, async () => {
-      const client = await temporal.client();
-      agent.resetStats();
-      const result = await withWorker(registryOf({ compat: agent }), async (taskQueue) => {
-        const request = compatRequest({
-          mode,
-          text: 'Check for Node.js 24',
-          metadata: { ackDelayMs: 3_500 },
-          tracking: { heartbeatTimeout: '1 second' },
+  for (const binding of ['HTTP+JSON', 'GRPC'] as const)
+    for (const mode of ['stream', 'poll'] as const) {
+      it(`sends once to an agent that acknowledges after 3× the heartbeat timeout (${mode}, ${binding})`, async () => {
+        const client = await temporal.client();
+        agent.resetStats();
+        const result = await withWorker(registryFor(binding), async (taskQueue) => {
+          const request = compatRequest({
+            mode,
+            text: 'Check for Node.js 24',
+            metadata: { ackDelayMs: 3_500 },
+            tracking: { heartbeatTimeout: '1 second' },
+          });
+          return (await startDelegate(client, taskQueue, request)).result() as Promise<DelegateResult>;
         });
-        return (await startDelegate(client, taskQueue, request)).result() as Promise<DelegateResult>;
+        expect(result.state).toBe('TASK_STATE_COMPLETED');
+        expect(agent.stats.tasksCreated).toBe(1);
+        expect(agent.stats.messageIds).toHaveLength(1);
+        if (binding === 'GRPC')
+          expect(Object.keys(agent.stats.byRoute).every((r) => r.startsWith('gRPC ') || r.includes('agent-card'))).toBe(
+            true,
+          );
       });
-      expect(result.state).toBe('TASK_STATE_COMPLETED');
-      expect(agent.stats.tasksCreated).toBe(1);
-      expect(agent.stats.messageIds).toHaveLength(1);
-    });
-  }
+    }
 
   it('answers each of two questions once when 50 duplicate answers race for each', async () => {
     const client = await temporal.client();

@@ -1,9 +1,10 @@
 """A peer agent for the delegation tests, on the official A2A Python SDK (`a2a-sdk`, PyPI).
 
-An upgrade advisor speaking A2A 1.0 over JSON-RPC (`/a2a/jsonrpc`) and HTTP+JSON (`/a2a/rest`),
-with streaming and push notifications sent by the SDK's own sender. It binds HOST on a free port
-and prints its base URL as the first line on stdout; it stops on SIGTERM or when stdin closes
-(so it never outlives the test process that started it).
+An upgrade advisor speaking A2A 1.0 over JSON-RPC (`/a2a/jsonrpc`), HTTP+JSON (`/a2a/rest`) and
+gRPC (the SDK's `GrpcHandler` on a `grpc.aio` server, on a second free port), with streaming and
+push notifications sent by the SDK's own sender. It binds HOST on a free port and prints its base
+URL as the first line on stdout; it stops on SIGTERM or when stdin closes (so it never outlives
+the test process that started it).
 
     python agent.py [--host 127.0.0.1] [--work-delay-ms 300] [--chunk-delay-ms 150]
 """
@@ -19,12 +20,15 @@ import sys
 import threading
 import urllib.parse
 
+import grpc.aio
 import httpx
 import uvicorn
 from starlette.applications import Starlette
 
+import a2a.types.a2a_pb2_grpc as a2a_grpc
+
 from a2a.server.agent_execution import SimpleRequestContextBuilder
-from a2a.server.request_handlers import DefaultRequestHandler
+from a2a.server.request_handlers import DefaultRequestHandler, GrpcHandler
 from a2a.server.routes import create_agent_card_routes, create_jsonrpc_routes, create_rest_routes
 from a2a.server.tasks import BasePushNotificationSender, InMemoryPushNotificationConfigStore, InMemoryTaskStore
 from a2a.types import AgentCapabilities, AgentCard, AgentInterface, AgentProvider, AgentSkill
@@ -35,7 +39,7 @@ JSONRPC_PATH = '/a2a/jsonrpc'
 REST_PATH = '/a2a/rest'
 
 
-def build_card(base_url: str) -> AgentCard:
+def build_card(base_url: str, grpc_address: str) -> AgentCard:
     modes_in, modes_out = ['text/plain', 'application/json'], ['text/markdown', 'application/json']
     return AgentCard(
         name='Upgrade Advisor (Python a2a-sdk)',
@@ -46,6 +50,7 @@ def build_card(base_url: str) -> AgentCard:
         supported_interfaces=[
             AgentInterface(url=base_url + JSONRPC_PATH, protocol_binding='JSONRPC', protocol_version='1.0'),
             AgentInterface(url=base_url + REST_PATH, protocol_binding='HTTP+JSON', protocol_version='1.0'),
+            AgentInterface(url=grpc_address, protocol_binding='GRPC', protocol_version='1.0'),
         ],
         capabilities=AgentCapabilities(streaming=True, push_notifications=True),
         default_input_modes=modes_in,
@@ -78,12 +83,11 @@ async def loopback_only(url: str) -> bool:
         return False
 
 
-def build_app(base_url: str, work_delay_ms: float, chunk_delay_ms: float) -> Starlette:
-    card = build_card(base_url)
+def build_handler(card: AgentCard, work_delay_ms: float, chunk_delay_ms: float) -> DefaultRequestHandler:
     task_store = InMemoryTaskStore()
     push_store = InMemoryPushNotificationConfigStore()
     sender = BasePushNotificationSender(httpx.AsyncClient(timeout=10), push_store, push_url_validator=loopback_only)
-    handler = DefaultRequestHandler(
+    return DefaultRequestHandler(
         agent_executor=AdvisorExecutor(work_delay_ms, chunk_delay_ms),
         task_store=task_store,
         agent_card=card,
@@ -93,6 +97,9 @@ def build_app(base_url: str, work_delay_ms: float, chunk_delay_ms: float) -> Sta
         request_context_builder=SimpleRequestContextBuilder(should_populate_referred_tasks=True, task_store=task_store),
         push_url_validator=loopback_only,
     )
+
+
+def build_app(card: AgentCard, handler: DefaultRequestHandler) -> Starlette:
     routes = [
         *create_agent_card_routes(card),
         *create_jsonrpc_routes(handler, JSONRPC_PATH),
@@ -101,8 +108,16 @@ def build_app(base_url: str, work_delay_ms: float, chunk_delay_ms: float) -> Sta
     return Starlette(routes=routes)
 
 
-async def serve(app: Starlette, sock: socket.socket) -> None:
-    server = uvicorn.Server(uvicorn.Config(app, log_level='warning', timeout_graceful_shutdown=1))
+async def serve(args: argparse.Namespace, sock: socket.socket) -> None:
+    base_url = f'http://{args.host}:{sock.getsockname()[1]}'
+    # The gRPC server binds its own free port; it starts in this loop, beside uvicorn.
+    grpc_server = grpc.aio.server()
+    grpc_port = grpc_server.add_insecure_port(f'{args.host}:0')
+    card = build_card(base_url, f'{args.host}:{grpc_port}')
+    handler = build_handler(card, args.work_delay_ms, args.chunk_delay_ms)
+    a2a_grpc.add_A2AServiceServicer_to_server(GrpcHandler(handler), grpc_server)
+    await grpc_server.start()
+    server = uvicorn.Server(uvicorn.Config(build_app(card, handler), log_level='warning', timeout_graceful_shutdown=1))
     loop = asyncio.get_running_loop()
 
     def stop_when_stdin_closes() -> None:
@@ -110,7 +125,12 @@ async def serve(app: Starlette, sock: socket.socket) -> None:
         loop.call_soon_threadsafe(setattr, server, 'should_exit', True)
 
     threading.Thread(target=stop_when_stdin_closes, daemon=True).start()
-    await server.serve(sockets=[sock])
+    # Connections made before uvicorn accepts wait in the listen backlog; the URL is printed now.
+    print(base_url, flush=True)
+    try:
+        await server.serve(sockets=[sock])
+    finally:
+        await grpc_server.stop(grace=0)
 
 
 def main() -> None:
@@ -124,11 +144,7 @@ def main() -> None:
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind((args.host, 0))
     sock.listen(128)
-    base_url = f'http://{args.host}:{sock.getsockname()[1]}'
-    app = build_app(base_url, args.work_delay_ms, args.chunk_delay_ms)
-    # Connections made from now on wait in the listen backlog until uvicorn accepts them.
-    print(base_url, flush=True)
-    asyncio.run(serve(app, sock))
+    asyncio.run(serve(args, sock))
 
 
 if __name__ == '__main__':

@@ -123,9 +123,26 @@ describe('selectInterface', () => {
     ).not.toHaveProperty('tenant');
   });
 
+  it('puts gRPC after the HTTP bindings unless told otherwise, and speaks it in A2A 1.0 only', () => {
+    const offers = card([
+      { url: 'grpc.agent.test:443', protocolBinding: 'GRPC', protocolVersion: '1.0' },
+      { url: 'https://agent.test/rpc', protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+    ]);
+    expect(selectInterface(offers).binding).toBe('JSONRPC');
+    expect(selectInterface(offers, { bindings: ['GRPC', 'JSONRPC'] })).toEqual({
+      url: 'grpc.agent.test:443',
+      binding: 'GRPC',
+      protocolVersion: '1.0',
+    });
+    expect(selectInterface(card([offers.supportedInterfaces[0]!])).binding).toBe('GRPC');
+    expect(() =>
+      selectInterface(card([{ url: 'grpc.agent.test:443', protocolBinding: 'GRPC', protocolVersion: '0.3' }])),
+    ).toThrow(NoUsableInterfaceError);
+  });
+
   it('throws NoUsableInterfaceError listing what the card offers', () => {
     const c = card([
-      { url: 'grpc.agent.test:443', protocolBinding: 'GRPC', protocolVersion: '1.0' },
+      { url: 'grpc.agent.test:443', protocolBinding: 'GRPC', protocolVersion: '0.3' },
       { url: 'https://agent.test/rpc?key=secret', protocolBinding: 'JSONRPC', protocolVersion: '0.2' },
     ]);
     expect(() => selectInterface(c)).toThrow(NoUsableInterfaceError);
@@ -133,7 +150,7 @@ describe('selectInterface', () => {
       selectInterface(c);
     } catch (error) {
       expect((error as Error).message).toMatchInlineSnapshot(
-        `"The agent card offers GRPC 1.0 at grpc.agent.test:443, JSONRPC 0.2 at https://agent.test/rpc; we speak HTTP+JSON or JSONRPC, 1.0 or 0.3, so configure an agent interface we support."`,
+        `"The agent card offers GRPC 0.3 at grpc.agent.test:443, JSONRPC 0.2 at https://agent.test/rpc; we speak HTTP+JSON or JSONRPC or GRPC, 1.0 or 0.3, so configure an agent interface we support."`,
       );
       expect(error).toMatchObject({ code: 'NO_USABLE_INTERFACE', retryable: false });
     }

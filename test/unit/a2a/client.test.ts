@@ -47,7 +47,9 @@ describe('createA2AClient', () => {
   it('refuses a card without a usable interface', () => {
     const card = parseAgentCard({
       name: 'g',
-      supportedInterfaces: [{ url: 'g:443', protocolBinding: 'GRPC', protocolVersion: '1.0' }],
+      supportedInterfaces: [
+        { url: 'g:443', protocolBinding: 'https://bindings.example/carrier-pigeon', protocolVersion: '1.0' },
+      ],
     });
     expect(() => createA2AClient({ card })).toThrow(NoUsableInterfaceError);
   });

@@ -123,9 +123,9 @@ describe('error classes', () => {
 
   it('lists what a card offers when no interface is usable', () => {
     expect(
-      new NoUsableInterfaceError(['GRPC 1.0 at http://a:1/', 'JSONRPC 0.2 at http://a/rpc']).message,
+      new NoUsableInterfaceError(['GRPC 0.3 at http://a:1/', 'JSONRPC 0.2 at http://a/rpc']).message,
     ).toMatchInlineSnapshot(
-      `"The agent card offers GRPC 1.0 at http://a:1/, JSONRPC 0.2 at http://a/rpc; we speak HTTP+JSON or JSONRPC, 1.0 or 0.3, so configure an agent interface we support."`,
+      `"The agent card offers GRPC 0.3 at http://a:1/, JSONRPC 0.2 at http://a/rpc; we speak HTTP+JSON, JSONRPC or GRPC, 1.0 or 0.3 (gRPC 1.0 only), so configure an agent interface we support."`,
     );
   });
 

@@ -6,9 +6,13 @@
  * is one a retry can help (HTTP 5xx, 408, 429, a JSON-RPC -32603, a timeout, a broken connection),
  * with a message of at most MAX_ERROR_MESSAGE_LENGTH characters and no credential anywhere in its
  * cause chain. The SSE reader is fuzzed on its own as well: however its bytes are chunked, it
- * yields the same events.
+ * yields the same events. And the gRPC binding's decoding: well-formed answers as protobuf, then
+ * cut, flipped or replaced by stray bytes, must decode to a valid 1.0 object or fail typed.
  */
+import * as pb from '@bufbuild/protobuf';
+import { EmptySchema } from '@bufbuild/protobuf/wkt';
 import fc from 'fast-check';
+import { z } from 'zod';
 import { MockAgent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -31,7 +35,14 @@ import {
 import { ListTasksResponseSchema } from '../../../a2a/schemas/requests.js';
 import { MAX_ERROR_MESSAGE_LENGTH } from '../../../a2a/error-text.js';
 import { SendMessageResponseSchema, StreamResponseSchema } from '../../../a2a/schemas/events.js';
-import { TaskPushNotificationConfigSchema } from '../../../a2a/schemas/push-config.js';
+import {
+  ListTaskPushNotificationConfigsResponseSchema,
+  TaskPushNotificationConfigSchema,
+} from '../../../a2a/schemas/push-config.js';
+import { decodeMessage } from '../../../a2a/grpc/codec.js';
+import * as a2aPb from '../../../a2a/grpc/gen/a2a_pb.js';
+import { resolveLimits } from '../../../a2a/limits.js';
+import { parseWire } from '../../../a2a/validation.js';
 import { TaskSchema } from '../../../a2a/schemas/task.js';
 import { readSseEvents, type SseEvent } from '../../../a2a/sse.js';
 import type { SelectedInterface } from '../../../a2a/agent-card.js';
@@ -601,6 +612,81 @@ describe('response parsing under fuzzing', () => {
       }),
       { numRuns: SSE_RUNS, seed: SEED },
     );
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The gRPC binding: protobuf bytes instead of JSON text.
+
+const PROTO_RUNS = 2_000 * SCALE;
+
+/** Each operation's response message, as the generated code and as our zod schema see it. */
+const PROTO_RESPONSES: Record<Operation, [pb.DescMessage, z.ZodType]> = {
+  sendMessage: [a2aPb.SendMessageResponseSchema, SendMessageResponseSchema],
+  getTask: [a2aPb.TaskSchema, TaskSchema],
+  cancelTask: [a2aPb.TaskSchema, TaskSchema],
+  listTasks: [a2aPb.ListTasksResponseSchema, ListTasksResponseSchema],
+  createPushConfig: [a2aPb.TaskPushNotificationConfigSchema, TaskPushNotificationConfigSchema],
+  getPushConfig: [a2aPb.TaskPushNotificationConfigSchema, TaskPushNotificationConfigSchema],
+  listPushConfigs: [a2aPb.ListTaskPushNotificationConfigsResponseSchema, ListTaskPushNotificationConfigsResponseSchema],
+  deletePushConfig: [EmptySchema, z.object({})],
+  sendStreamingMessage: [a2aPb.StreamResponseSchema, StreamResponseSchema],
+  subscribeToTask: [a2aPb.StreamResponseSchema, StreamResponseSchema],
+};
+
+const GRPC_ENDPOINT: SelectedInterface = { url: 'http://127.0.0.1:1', binding: 'HTTP+JSON', protocolVersion: '1.0' };
+
+/** What a gRPC agent may send: a well-formed message as protobuf, then cut, flipped, padded, or bytes of no message at all. */
+const protoAnswer = fc.constantFrom(...OPERATIONS).chain((operation) => {
+  const [schema] = PROTO_RESPONSES[operation];
+  const encoded = fc.oneof(wellFormed(GRPC_ENDPOINT, operation), body).map((json) => {
+    try {
+      return pb.toBinary(schema, pb.fromJson(schema, JSON.parse(json) as pb.JsonValue, { ignoreUnknownFields: true }));
+    } catch {
+      return new TextEncoder().encode(json); // not a message at all: its JSON text as bytes
+    }
+  });
+  const mutated = fc
+    .tuple(encoded, fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 6 }), fc.nat())
+    .map(([bytes, flips, cut]) => {
+      const out = Uint8Array.from(bytes);
+      for (const [at, value] of flips) if (out.length) out[at % out.length] = value;
+      return out.subarray(0, out.length ? out.length - (cut % Math.min(out.length, 8)) : 0);
+    });
+  const bytes = fc.oneof(
+    { weight: 4, arbitrary: encoded },
+    { weight: 4, arbitrary: mutated },
+    { weight: 1, arbitrary: fc.uint8Array({ maxLength: 200 }) },
+  );
+  return fc.record({ operation: fc.constant(operation), bytes });
+});
+
+describe('protobuf decoding under fuzzing', () => {
+  it(`ends ${PROTO_RUNS} gRPC answers, every response message, in a valid 1.0 object or a typed bounded error`, () => {
+    let results = 0;
+    let failures = 0;
+    fc.assert(
+      fc.property(protoAnswer, ({ operation, bytes }) => {
+        const [schema, zod] = PROTO_RESPONSES[operation];
+        const ctx = { operation, what: schema.name, secrets: SECRETS, limits: resolveLimits(LIMITS) };
+        try {
+          const result = parseWire(zod, decodeMessage(schema, bytes, ctx), ctx);
+          expect(depthOf(result)).toBeLessThanOrEqual(DEFAULT_LIMITS.maxJsonDepth);
+          expect(JSON.parse(JSON.stringify(result))).toEqual(result);
+          results += 1;
+        } catch (error) {
+          if (!(error instanceof A2AError)) throw error;
+          failures += 1;
+          expect(error.retryable).toBe(false);
+          expect(error.message.length).toBeLessThanOrEqual(MAX_ERROR_MESSAGE_LENGTH);
+          const everything = chain(error);
+          for (const secret of SECRETS) expect(everything).not.toContain(secret);
+        }
+      }),
+      { numRuns: PROTO_RUNS, seed: SEED },
+    );
+    expect(results).toBeGreaterThan(PROTO_RUNS / 10);
+    expect(failures).toBeGreaterThan(PROTO_RUNS / 10);
   });
 });
 

@@ -121,3 +121,35 @@ describe('resolveAgent with an extended card', () => {
     expect(resolved.card.name).toBe('Big Agent');
   });
 });
+
+describe('resolveAgent choosing a binding', () => {
+  const card = {
+    name: 'Both',
+    supportedInterfaces: [
+      { url: 'agent.example.com:50051', protocolBinding: 'GRPC', protocolVersion: '1.0' },
+      { url: `${ORIGIN}/a2a/rest`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+    ],
+  };
+  const grpcOrigin = 'https://agent.example.com:50051';
+
+  it('keeps HTTP+JSON by default, and takes gRPC where the entry prefers it and allows its port', async () => {
+    expect((await resolve(card, { agents: { big: { url: ORIGIN } } })).endpoint.binding).toBe('HTTP+JSON');
+    const preferred = await resolve(card, {
+      agents: { big: { url: ORIGIN, bindings: ['GRPC', 'HTTP+JSON'], allowOrigins: [grpcOrigin] } },
+    });
+    // A bare host:port speaks the card's scheme: TLS here.
+    expect(preferred.endpoint).toMatchObject({ binding: 'GRPC', url: grpcOrigin, protocolVersion: '1.0' });
+  });
+
+  it('passes over a gRPC port the entry does not allow, and never uses gRPC for an agent named by URL', async () => {
+    const unlisted = await resolve(card, { agents: { big: { url: ORIGIN, bindings: ['GRPC', 'HTTP+JSON'] } } });
+    expect(unlisted.endpoint.binding).toBe('HTTP+JSON');
+    const grpcOnly = { ...card, supportedInterfaces: [card.supportedInterfaces[0]!] };
+    const refused = await resolve(grpcOnly, { agents: {} }, {}, ORIGIN).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(refused).toMatchObject({ type: 'A2A_OUTBOUND_REFUSED' });
+    expect((refused as Error).message).toMatch(/offers only gRPC.*agents file/);
+  });
+});

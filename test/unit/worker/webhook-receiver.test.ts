@@ -2,13 +2,23 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { pushCredential, pushUrl } from '../../../activities/index.js';
 import type { TaskUpdatedNotice } from '../../../contract/delegation-types.js';
 import type { PushNotifier } from '../../../worker/webhook-notifier.js';
-import { startWebhookReceiver, STATS_PATH, type RunningWebhookReceiver } from '../../../worker/webhook-receiver.js';
-import { rejectedTotal } from '../../../worker/webhook-stats.js';
+import {
+  startWebhookReceiver,
+  STATS_PATH,
+  type RunningWebhookReceiver,
+  type WebhookListenOptions,
+} from '../../../worker/webhook-receiver.js';
+import { rejectedTotal, type WebhookStats } from '../../../worker/webhook-stats.js';
+import { pushTraceTag, type TraceCarrier } from '../../../activities/push-credential.js';
+import type { DeliveryObserver } from '../../../worker/webhook-receiver.js';
+import { waitFor } from '../../helpers/wait.js';
 
 const SECRET = 'unit-secret-0123456789abcdefghijklmnopqrstuvwxyz';
 const OLD_SECRET = 'old-secret-0123456789abcdefghijklmnopqrstuvwxyz';
 const WF = 'release-42/compat';
 const TASK = 'task 1/é';
+const CONFIG = 'cfg-1';
+const BINDING = { workflowId: WF, taskId: TASK, configId: CONFIG };
 
 interface Rig {
   receiver: RunningWebhookReceiver;
@@ -22,7 +32,11 @@ afterEach(async () => {
   rig = undefined;
 });
 
-async function start(notify?: PushNotifier, maxBodyBytes?: number): Promise<Rig> {
+async function start(
+  notify?: PushNotifier,
+  maxBodyBytes?: number,
+  extra: Partial<WebhookListenOptions> = {},
+): Promise<Rig> {
   const signals: Rig['signals'] = [];
   const logs: string[] = [];
   const receiver = await startWebhookReceiver({
@@ -30,6 +44,7 @@ async function start(notify?: PushNotifier, maxBodyBytes?: number): Promise<Rig>
     previousSecrets: [OLD_SECRET],
     maxBodyBytes,
     statsPort: 0,
+    ...extra,
     notify:
       notify ??
       (async (workflowId, notice) => {
@@ -46,17 +61,17 @@ function post(
   receiver: RunningWebhookReceiver,
   body: unknown,
   headers: Record<string, string> = {},
-  ids = { workflowId: WF, taskId: TASK },
+  binding = BINDING,
 ) {
-  return fetch(pushUrl(receiver.url, ids.workflowId, ids.taskId), {
+  return fetch(pushUrl(receiver.url, binding), {
     method: 'POST',
     headers: { 'Content-Type': 'application/a2a+json', ...headers },
     body: typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body),
   });
 }
 
-const bearer = (secret = SECRET, workflowId = WF, taskId = TASK) => ({
-  Authorization: `Bearer ${pushCredential(secret, workflowId, taskId)}`,
+const bearer = (secret = SECRET, binding = BINDING) => ({
+  Authorization: `Bearer ${pushCredential(secret, binding)}`,
 });
 const inputRequired = {
   statusUpdate: { taskId: TASK, contextId: 'c1', status: { state: 'TASK_STATE_INPUT_REQUIRED' } },
@@ -68,7 +83,10 @@ describe('the webhook receiver', () => {
     const response = await post(receiver, inputRequired, bearer());
     expect(response.status).toBe(200);
     expect(signals).toEqual([
-      { workflowId: WF, notice: { taskId: TASK, kind: 'statusUpdate', state: 'TASK_STATE_INPUT_REQUIRED' } },
+      {
+        workflowId: WF,
+        notice: { taskId: TASK, kind: 'statusUpdate', state: 'TASK_STATE_INPUT_REQUIRED', configId: CONFIG },
+      },
     ]);
     expect(receiver.stats()).toMatchObject({ received: 1, signaled: 1, progress: 0 });
   });
@@ -78,10 +96,10 @@ describe('the webhook receiver', () => {
     const body = { kind: 'task', id: TASK, contextId: 'c1', status: { state: 'completed' } };
     const response = await post(receiver, body, {
       'Content-Type': 'application/json; charset=utf-8',
-      'X-A2A-Notification-Token': pushCredential(SECRET, WF, TASK),
+      'X-A2A-Notification-Token': pushCredential(SECRET, BINDING),
     });
     expect(response.status).toBe(200);
-    expect(signals[0]?.notice).toEqual({ taskId: TASK, kind: 'task', state: 'TASK_STATE_COMPLETED' });
+    expect(signals[0]?.notice).toEqual({ taskId: TASK, kind: 'task', state: 'TASK_STATE_COMPLETED', configId: CONFIG });
   });
 
   it('accepts credentials derived from a secret being rotated out', async () => {
@@ -108,7 +126,12 @@ describe('the webhook receiver', () => {
       ['oversized (declared)', post(receiver, 'x'.repeat(2048), {}), 413, 'too-large'],
       ['no credential', post(receiver, inputRequired), 401, 'unauthenticated'],
       ['wrong credential', post(receiver, inputRequired, { Authorization: 'Bearer nope' }), 403, 'bad-credential'],
-      ['credential of another task', post(receiver, inputRequired, bearer(SECRET, WF, 'other')), 403, 'bad-credential'],
+      [
+        'credential of another config',
+        post(receiver, inputRequired, bearer(SECRET, { ...BINDING, configId: 'other' })),
+        403,
+        'bad-credential',
+      ],
       [
         'wrong media type',
         post(receiver, inputRequired, { ...bearer(), 'Content-Type': 'text/plain' }),
@@ -140,9 +163,10 @@ describe('the webhook receiver', () => {
       malformed: 2,
       'task-mismatch': 1,
     });
-    expect(logs).toHaveLength(cases.length);
-    expect(logs.join('\n')).not.toContain(pushCredential(SECRET, WF, TASK));
-    expect(logs.join('\n')).not.toContain(pushCredential(SECRET, WF, 'other'));
+    // One line per reason in the window (the rest are counted, see the sampling test).
+    expect(logs).toHaveLength(new Set(cases.map(([, , , reason]) => reason)).size);
+    expect(logs.join('\n')).not.toContain(pushCredential(SECRET, BINDING));
+    expect(logs.join('\n')).not.toContain(pushCredential(SECRET, { ...BINDING, configId: 'other' }));
     expect(logs.every((line) => !line.includes('\n'))).toBe(true);
   });
 
@@ -154,7 +178,7 @@ describe('the webhook receiver', () => {
         controller.close();
       },
     });
-    const response = await fetch(pushUrl(receiver.url, WF, TASK), {
+    const response = await fetch(pushUrl(receiver.url, BINDING), {
       method: 'POST',
       headers: { 'Content-Type': 'application/a2a+json', ...bearer() },
       body: big,
@@ -163,17 +187,22 @@ describe('the webhook receiver', () => {
     expect(response.status).toBe(413);
   });
 
-  it('says 410 when the workflow has ended and 503 (retry later) when Temporal does not answer', async () => {
+  it('says 410 when the workflow has ended (and again without asking Temporal) and 503 when Temporal does not answer', async () => {
+    let asked = 0;
     let answer: () => Promise<'delivered' | 'gone'> = async () => 'gone';
-    const { receiver } = await start(() => answer());
+    const { receiver } = await start(() => ((asked += 1), answer()));
     expect((await post(receiver, inputRequired, bearer())).status).toBe(410);
+    const completed = { statusUpdate: { taskId: TASK, status: { state: 'TASK_STATE_COMPLETED' } } };
+    expect((await post(receiver, completed, bearer())).status).toBe(410);
+    expect(asked).toBe(1);
     answer = async () => {
       throw new Error('14 UNAVAILABLE: connection refused');
     };
-    const unavailable = await post(receiver, inputRequired, bearer());
+    const other = { ...BINDING, configId: 'cfg-2' };
+    const unavailable = await post(receiver, inputRequired, bearer(SECRET, other), other);
     expect(unavailable.status).toBe(503);
     expect(unavailable.headers.get('retry-after')).toBe('10');
-    expect(receiver.stats()).toMatchObject({ gone: 1, failed: 1, signaled: 0 });
+    expect(receiver.stats()).toMatchObject({ gone: 2, failed: 1, signaled: 0 });
   });
 
   it('refuses a task id, message id or state longer than 256 characters, and signals nothing', async () => {
@@ -192,7 +221,10 @@ describe('the webhook receiver', () => {
     const cases: Array<[string, Promise<Response>]> = [
       ['a 1 MB message id', post(receiver, withMessage('m'.repeat(1_000_000)), bearer())],
       ['a 257-character message id', post(receiver, withMessage(long), bearer())],
-      ['a 257-character task id', post(receiver, longTask, bearer(SECRET, WF, long), { workflowId: WF, taskId: long })],
+      [
+        'a 257-character task id',
+        post(receiver, longTask, bearer(SECRET, { ...BINDING, taskId: long }), { ...BINDING, taskId: long }),
+      ],
     ];
     for (const [what, pending] of cases) {
       const response = await pending;
@@ -210,7 +242,7 @@ describe('the webhook receiver', () => {
   it('serves its counters only on the stats listener, and 404/405 elsewhere', async () => {
     const { receiver } = await start();
     expect((await fetch(`${receiver.url}/elsewhere`, { method: 'POST' })).status).toBe(404);
-    const get = await fetch(pushUrl(receiver.url, WF, TASK));
+    const get = await fetch(pushUrl(receiver.url, BINDING));
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST');
     const onPublic = await fetch(`${receiver.url}${STATS_PATH}`);
@@ -220,9 +252,9 @@ describe('the webhook receiver', () => {
     expect(receiver.statsUrl).not.toBe(receiver.url);
     const stats = await fetch(`${receiver.statsUrl}${STATS_PATH}`);
     expect(stats.status).toBe(200);
-    expect(await stats.json()).toMatchObject({ received: 1, rejected: { 'not-found': 2, 'method-not-allowed': 1 } });
+    expect(await stats.json()).toMatchObject({ received: 3, rejected: { 'not-found': 2, 'method-not-allowed': 1 } });
     expect((await fetch(`${receiver.statsUrl}${STATS_PATH}`, { method: 'POST' })).status).toBe(405);
-    expect((await fetch(`${receiver.statsUrl}/a2a/push/wf/task`, { method: 'POST' })).status).toBe(404);
+    expect((await fetch(`${receiver.statsUrl}/a2a/push/wf/task/cfg`, { method: 'POST' })).status).toBe(404);
   });
 
   it('has no stats listener unless asked for one', async () => {
@@ -234,5 +266,157 @@ describe('the webhook receiver', () => {
     } finally {
       await receiver.close();
     }
+  });
+
+  it('signals the same bytes delivered three times once', async () => {
+    const { receiver, signals } = await start();
+    const body = JSON.stringify(inputRequired);
+    const statuses = [];
+    for (let i = 0; i < 3; i += 1) statuses.push((await post(receiver, body, bearer())).status);
+    expect(statuses).toEqual([200, 200, 200]);
+    expect(signals).toHaveLength(1);
+    expect(receiver.stats()).toMatchObject({ signaled: 1, duplicate: 2 });
+  });
+
+  it('coalesces deliveries while a signal is in flight into one more, which reads whatever they showed', async () => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const notices: TaskUpdatedNotice[] = [];
+    const { receiver } = await start(
+      async (_workflowId, notice) => {
+        notices.push(notice);
+        if (notices.length === 1) await held; // Temporal is slow to take the first one
+        return 'delivered';
+      },
+      undefined,
+      { limits: { signalIntervalMs: 0 } },
+    );
+    const question = (n: number) => ({
+      statusUpdate: {
+        taskId: TASK,
+        status: {
+          state: 'TASK_STATE_INPUT_REQUIRED',
+          message: { messageId: `q${n}`, role: 'ROLE_AGENT', parts: [{ text: `question ${n}?` }] },
+        },
+      },
+    });
+    const first = post(receiver, question(1), bearer());
+    await waitFor(() => notices.length === 1, { what: 'the first signal in flight' });
+    const statuses = [];
+    for (let n = 2; n <= 20; n += 1) statuses.push((await post(receiver, question(n), bearer())).status);
+    expect(new Set(statuses)).toEqual(new Set([202]));
+    expect(notices).toHaveLength(1);
+    release();
+    expect((await first).status).toBe(200);
+    await waitFor(() => receiver.stats().trailing === 1, { what: 'the trailing signal' });
+    // Nineteen different questions: the one more signal shows none of them, so the delegation reads
+    // (a notice showing the question it already answered would be ignored).
+    expect(notices).toEqual([
+      { taskId: TASK, kind: 'statusUpdate', state: 'TASK_STATE_INPUT_REQUIRED', messageId: 'q1', configId: CONFIG },
+      { taskId: TASK, kind: 'statusUpdate', configId: CONFIG },
+    ]);
+    expect(receiver.stats()).toMatchObject({ signaled: 2, trailing: 1, coalesced: 19 });
+  });
+
+  it('keeps the status in the one more signal when every coalesced delivery showed the same', async () => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const notices: TaskUpdatedNotice[] = [];
+    const { receiver } = await start(
+      async (_workflowId, notice) => {
+        notices.push(notice);
+        if (notices.length === 1) await held;
+        return 'delivered';
+      },
+      undefined,
+      { limits: { signalIntervalMs: 0 } },
+    );
+    const completed = (at: string) => ({
+      statusUpdate: { taskId: TASK, status: { state: 'TASK_STATE_COMPLETED', timestamp: at } },
+    });
+    const first = post(receiver, inputRequired, bearer());
+    await waitFor(() => notices.length === 1, { what: 'the first signal in flight' });
+    // The same status sent twice (re-stamped): one generation each, one status between them.
+    expect((await post(receiver, completed('2026-01-01T00:00:01Z'), bearer())).status).toBe(202);
+    expect((await post(receiver, completed('2026-01-01T00:00:02Z'), bearer())).status).toBe(202);
+    release();
+    await first;
+    await waitFor(() => notices.length === 2, { what: 'the trailing signal' });
+    expect(notices[1]).toEqual({ taskId: TASK, kind: 'statusUpdate', state: 'TASK_STATE_COMPLETED', configId: CONFIG });
+  });
+
+  it("answers 429 with Retry-After past the sender's rate; nothing is logged one by one", async () => {
+    const { receiver, logs } = await start(undefined, undefined, { limits: { requestsPerSecondPerSource: 1 } });
+    const statuses: number[] = [];
+    let limited: Response | undefined;
+    const started = performance.now();
+    for (let i = 0; i < 30; i += 1) {
+      const response = await post(receiver, inputRequired);
+      statuses.push(response.status);
+      if (response.status === 429) limited ??= response;
+    }
+    // The burst (two seconds' worth), and one more for each second the loop took.
+    const answered = statuses.filter((s) => s === 401).length;
+    expect(answered).toBeGreaterThanOrEqual(2);
+    expect(answered).toBeLessThanOrEqual(2 + Math.ceil((performance.now() - started) / 1000));
+    expect(statuses.filter((s) => s === 429)).toHaveLength(30 - answered);
+    expect(limited!.headers.get('retry-after')).toBe('1');
+    expect(receiver.stats().rejected).toMatchObject({ 'rate-limited': 30 - answered, unauthenticated: answered });
+    expect(logs).toHaveLength(1); // the first unauthenticated request; rate-limited ones only in the summary
+    await receiver.close();
+    expect(logs.at(-1)).toContain(`29 more in the last`);
+    expect(logs.at(-1)).toContain(`unauthenticated ${answered - 1}, rate-limited ${30 - answered}`);
+  });
+
+  it('logs an unauthenticated path with control and bidi characters escaped', async () => {
+    const { receiver, logs } = await start();
+    const hostile = { workflowId: 'wf\u009b2J\u202eevil\u2066', taskId: 't\u001b]52;c;x\u0007', configId: 'c\u200b' };
+    expect((await post(receiver, inputRequired, { Authorization: 'Bearer forged' }, hostile)).status).toBe(403);
+    expect(logs).toHaveLength(1);
+    // eslint-disable-next-line no-control-regex -- finding control characters is the point
+    expect(logs[0]).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u200b\u202e\u2066]/);
+    expect(logs[0]).toContain('"wf\\u009b2J\\u202eevil\\u2066"');
+    expect(logs[0]).toContain('"t\\u001b]52;c;x\\u0007"');
+    expect(logs[0]).toContain('"c\\u200b"');
+  });
+
+  it('links a signal only to the trace context it issued for the config, never to one the query chose', async () => {
+    const links: Array<TraceCarrier | undefined> = [];
+    const observer: DeliveryObserver = {
+      outcome() {},
+      signal: (_binding, link, send) => (links.push(link), send()),
+    };
+    const { receiver } = await start(undefined, undefined, { observer, limits: { signalIntervalMs: 0 } });
+    const carrier = { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' };
+    const issued = pushUrl(receiver.url, BINDING, { carrier, tag: pushTraceTag(SECRET, BINDING, carrier) });
+    const chosen = issued.replace('0af7651916cd43dd8448eb211c80319c', '11111111111111111111111111111111');
+    const deliver = async (url: string, n: number) =>
+      (
+        await fetch(url, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/a2a+json', ...bearer() },
+          body: JSON.stringify({ task: { id: TASK, status: { state: 'TASK_STATE_COMPLETED', timestamp: `${n}` } } }),
+        })
+      ).status;
+    expect(await deliver(issued, 1)).toBe(200);
+    expect(await deliver(chosen, 2)).toBe(200);
+    expect(await deliver(`${pushUrl(receiver.url, BINDING)}?traceparent=${carrier.traceparent}`, 3)).toBe(200);
+    expect(links).toEqual([carrier, undefined, undefined]);
+  });
+
+  it("shows the process's memory and event-loop delay on the stats listener, and restarts them on POST /reset", async () => {
+    const { receiver } = await start();
+    const read = async (method = 'GET', path = STATS_PATH) =>
+      (await (await fetch(`${receiver.statsUrl}${path}`, { method })).json()) as WebhookStats;
+    const before = await read();
+    expect(before.process).toMatchObject({
+      rssBytes: expect.any(Number),
+      peakRssBytes: expect.any(Number),
+      eventLoopDelayMs: { p50: expect.any(Number), p99: expect.any(Number), max: expect.any(Number) },
+    });
+    expect(before.process!.peakRssBytes).toBeGreaterThanOrEqual(before.process!.rssBytes * 0.5);
+    const reset = await read('POST', `${STATS_PATH}/reset`);
+    expect(reset.process!.eventLoopDelayMs.max).toBeLessThanOrEqual(before.process!.eventLoopDelayMs.max || Infinity);
+    expect(receiver.stats().process).toBeDefined();
   });
 });

@@ -1,0 +1,163 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { DeliveryCoalescer, type TrailingOutcome } from '../../../worker/webhook-coalescer.js';
+
+const BINDING = { workflowId: 'wf', taskId: 't', configId: 'c' };
+
+interface Rig {
+  coalescer: DeliveryCoalescer<{ n: number }>;
+  /** Payloads signalled, in order. */
+  sent: number[];
+  trailing: TrailingOutcome[];
+  /** Resolves the signal in flight (they are held until released). */
+  release(outcome?: 'delivered' | 'gone'): void;
+  fail(error: Error): void;
+}
+
+let rig: Rig | undefined;
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  rig?.coalescer.close();
+  vi.useRealTimers();
+});
+
+function start(intervalMs = 1000, held = false): Rig {
+  const sent: number[] = [];
+  const trailing: TrailingOutcome[] = [];
+  const waiting: Array<{ resolve(o: 'delivered' | 'gone'): void; reject(e: Error): void }> = [];
+  const coalescer = new DeliveryCoalescer<{ n: number }>({
+    intervalMs,
+    now: () => Date.now(),
+    signal: (_binding, { n }) => {
+      sent.push(n);
+      if (!held) return Promise.resolve('delivered');
+      return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
+    },
+    trailing: (_binding, outcome) => trailing.push(outcome),
+  });
+  rig = {
+    coalescer,
+    sent,
+    trailing,
+    release: (outcome = 'delivered') => waiting.shift()?.resolve(outcome),
+    fail: (error) => waiting.shift()?.reject(error),
+  };
+  return rig;
+}
+
+describe('the delivery coalescer', () => {
+  it('signals the first delivery at once and the rest of a burst once, with the latest, when the second has passed', async () => {
+    const { coalescer, sent, trailing } = start();
+    expect(await coalescer.offer(BINDING, { n: 1 }, 'g1')).toBe('signaled');
+    for (let n = 2; n <= 50; n += 1) expect(await coalescer.offer(BINDING, { n }, `g${n}`)).toBe('coalesced');
+    expect(sent).toEqual([1]);
+    await vi.advanceTimersByTimeAsync(999);
+    expect(sent).toEqual([1]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(sent).toEqual([1, 50]);
+    expect(trailing).toEqual(['signaled']);
+    // Nothing pending: no more signals however long we wait, and the next delivery goes at once.
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(sent).toEqual([1, 50]);
+    expect(await coalescer.offer(BINDING, { n: 51 }, 'g51')).toBe('signaled');
+  });
+
+  it('keeps one signal in flight: deliveries meanwhile become one trailing signal after it returns', async () => {
+    const { coalescer, sent, release } = start(1000, true);
+    const first = coalescer.offer(BINDING, { n: 1 }, 'g1');
+    expect(await coalescer.offer(BINDING, { n: 2 }, 'g2')).toBe('coalesced');
+    expect(await coalescer.offer(BINDING, { n: 3 }, 'g3')).toBe('coalesced');
+    // The first signal takes 5 s: nothing else is sent meanwhile.
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(sent).toEqual([1]);
+    release();
+    expect(await first).toBe('signaled');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(sent).toEqual([1, 3]);
+    release();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(sent).toEqual([1, 3]);
+  });
+
+  it('signals the same news once, whether it comes again at once or later', async () => {
+    const { coalescer, sent } = start();
+    expect(await coalescer.offer(BINDING, { n: 1 }, 'same')).toBe('signaled');
+    expect(await coalescer.offer(BINDING, { n: 1 }, 'same')).toBe('duplicate');
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(await coalescer.offer(BINDING, { n: 1 }, 'same')).toBe('duplicate');
+    expect(sent).toEqual([1]);
+    // The same news for another config is other news.
+    expect(await coalescer.offer({ ...BINDING, configId: 'c2' }, { n: 2 }, 'same')).toBe('signaled');
+  });
+
+  it('tries a signal Temporal did not take again by itself, and still takes a sender that retries', async () => {
+    const { coalescer, sent, trailing, fail, release } = start(1000, true);
+    const first = coalescer.offer(BINDING, { n: 1 }, 'g1');
+    fail(new Error('UNAVAILABLE'));
+    await expect(first).rejects.toThrow('UNAVAILABLE');
+    // The sender's retry is not a duplicate: it joins the retry that is due.
+    expect(await coalescer.offer(BINDING, { n: 1 }, 'g1')).toBe('coalesced');
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(sent).toEqual([1, 1]);
+    release();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(trailing).toEqual(['signaled']);
+  });
+
+  it('merges what it coalesces as the caller says', async () => {
+    const sent: string[] = [];
+    const coalescer = new DeliveryCoalescer<{ s: string }>({
+      intervalMs: 1000,
+      now: () => Date.now(),
+      signal: async (_b, { s }) => (sent.push(s), 'delivered'),
+      merge: (pending, next) => ({ s: `${pending.s}+${next.s}` }),
+      trailing: () => {},
+    });
+    await coalescer.offer(BINDING, { s: 'a' }, 'g1');
+    await coalescer.offer(BINDING, { s: 'b' }, 'g2');
+    await coalescer.offer(BINDING, { s: 'c' }, 'g3');
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(sent).toEqual(['a', 'b+c']);
+    coalescer.close();
+  });
+
+  it('retries a trailing signal Temporal did not take, a few times', async () => {
+    const { coalescer, sent, trailing, release, fail } = start(1000, true);
+    const first = coalescer.offer(BINDING, { n: 1 }, 'g1');
+    expect(await coalescer.offer(BINDING, { n: 2 }, 'g2')).toBe('coalesced');
+    release();
+    await first;
+    for (let attempt = 0; attempt < 4; attempt += 1) {
+      await vi.advanceTimersByTimeAsync(1000);
+      fail(new Error('UNAVAILABLE'));
+      await vi.advanceTimersByTimeAsync(0);
+    }
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(sent).toEqual([1, 2, 2, 2, 2]);
+    expect(trailing).toEqual(['failed', 'failed', 'failed', 'failed']);
+  });
+
+  it('answers gone without asking again once the workflow has ended', async () => {
+    const { coalescer, sent } = start(0);
+    const gone = new DeliveryCoalescer<{ n: number }>({
+      intervalMs: 0,
+      signal: async (_b, { n }) => (sent.push(n), 'gone'),
+      trailing: () => {},
+    });
+    expect(await gone.offer(BINDING, { n: 1 }, 'g1')).toBe('gone');
+    expect(await gone.offer(BINDING, { n: 2 }, 'g2')).toBe('gone');
+    expect(sent).toEqual([1]);
+    gone.close();
+    expect(await coalescer.offer(BINDING, { n: 3 }, 'g3')).toBe('signaled');
+  });
+
+  it('sends no trailing signal after it is closed', async () => {
+    const { coalescer, sent } = start();
+    await coalescer.offer(BINDING, { n: 1 }, 'g1');
+    await coalescer.offer(BINDING, { n: 2 }, 'g2');
+    coalescer.close();
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(sent).toEqual([1]);
+  });
+});

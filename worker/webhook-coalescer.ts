@@ -1,0 +1,170 @@
+/**
+ * Turns verified deliveries into `taskUpdated` signals, few enough that no delegation's history
+ * or workflow task can be flooded: per push config (workflow, task, config), at most one signal
+ * in flight and at most one per `intervalMs`. A delivery that arrives while a signal is in flight
+ * or within the interval is coalesced (answered 202): exactly one more signal follows when the
+ * interval has passed ("trailing edge"), carrying what they showed (`merge`), so the last state is
+ * never missed. A signal Temporal does not take is tried again, a few times, an interval apart.
+ * The same news twice (see `DeliveryNotice.generation`: the same status, or the same bytes) is
+ * signalled once.
+ *
+ * Why it matters: every signal is a history event and a job of the delegation's next workflow
+ * task. Unbounded, 300 deliveries a second piled up thousands of jobs into one activation, which
+ * then ran past the SDK's isolate execution timeout (5 s); V8 stopped it in the middle of a
+ * promise reaction, which leaves Node's async-hooks stack unbalanced, and the workflow thread
+ * aborted the whole worker ("async hook stack has become corrupted"). See docs/push.md.
+ */
+import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import type { PushBinding } from '../activities/push-credential.js';
+
+/** What became of a delivery offered to the coalescer. */
+export type CoalescedOutcome = 'signaled' | 'coalesced' | 'duplicate' | 'gone';
+
+/** What became of a signal sent later for coalesced deliveries. */
+export type TrailingOutcome = 'signaled' | 'gone' | 'failed';
+
+/** `T` is what a signal carries (the notice, and what else the caller needs to send it). */
+export interface CoalescerOptions<T> {
+  intervalMs: number;
+  /** Sends the signal: `delivered`, `gone` when the workflow no longer runs; throws when Temporal did not take it. */
+  signal(binding: PushBinding, payload: T): Promise<'delivered' | 'gone'>;
+  /**
+   * What one signal carries for two coalesced deliveries, `pending` the earlier. The default is
+   * the later one; it must not lose what made either worth a signal (see the receiver's).
+   */
+  merge?(pending: T, next: T): T;
+  /** Hears how each trailing signal ended (for counters and the log). */
+  trailing(binding: PushBinding, outcome: TrailingOutcome, error?: unknown): void;
+  now?: () => number;
+}
+
+interface Target<T> {
+  binding: PushBinding;
+  /** When the last signal was sent (ms, `now()`'s clock); -Infinity before the first. */
+  lastSentAt: number;
+  inFlight?: Promise<unknown>;
+  /** The coalesced deliveries (merged), to be signalled when the interval has passed. */
+  pending?: T;
+  timer?: NodeJS.Timeout;
+  /** The workflow no longer runs: deliveries are answered 410 without asking Temporal again. */
+  gone: boolean;
+  /** Trailing signals Temporal did not take in a row. */
+  failures: number;
+}
+
+/** Push configs whose state is kept (the least recently used are forgotten first). */
+const MAX_TARGETS = 10_000;
+/** How long a push config's state is kept after its last delivery. */
+const TARGET_TTL_MS = 10 * 60_000;
+/** Generations remembered for replay protection, all configs together. */
+const MAX_SEEN = 65_536;
+/** A signal Temporal did not take is tried this many times more. */
+const SIGNAL_RETRIES = 3;
+
+export class DeliveryCoalescer<T extends object> {
+  private readonly targets = new LRUCache<string, Target<T>>({ max: MAX_TARGETS, ttl: TARGET_TTL_MS });
+  private readonly seen = new LRUCache<string, true>({ max: MAX_SEEN, ttl: TARGET_TTL_MS });
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly now: () => number;
+  private closed = false;
+
+  constructor(private readonly options: CoalescerOptions<T>) {
+    this.now = options.now ?? (() => performance.now());
+  }
+
+  /**
+   * Offers a verified delivery worth a signal. `signaled` and `gone` come from a signal sent now;
+   * `coalesced` means one will follow; `duplicate`, that this news was signalled already.
+   * @throws what `signal` threw, when a signal sent now failed (it is tried again later, and a sender's retry is taken too).
+   */
+  async offer(binding: PushBinding, payload: T, generation: string): Promise<CoalescedOutcome> {
+    const key = JSON.stringify([binding.workflowId, binding.taskId, binding.configId]);
+    let target = this.targets.get(key);
+    if (!target) {
+      target = { binding, lastSentAt: -Infinity, gone: false, failures: 0 };
+      this.targets.set(key, target);
+    }
+    if (target.gone) return 'gone';
+    const news = createHash('sha256').update(key).update('\n').update(generation).digest('base64url');
+    if (this.seen.has(news)) return 'duplicate';
+    this.seen.set(news, true);
+
+    if (!target.inFlight && !target.pending && this.now() >= target.lastSentAt + this.options.intervalMs) {
+      try {
+        const outcome = await this.send(target, payload);
+        target.failures = 0;
+        return outcome === 'gone' ? 'gone' : 'signaled';
+      } catch (err) {
+        // Senders rarely retry (the SDKs' never do): it is tried again like a trailing signal.
+        // A sender that does retry is taken again too (coalesced with the retry under way).
+        this.seen.delete(news);
+        this.retryLater(target, payload);
+        throw err;
+      }
+    }
+    target.pending = target.pending && this.options.merge ? this.options.merge(target.pending, payload) : payload;
+    this.schedule(target);
+    return 'coalesced';
+  }
+
+  /** Stops the trailing signals not yet sent. */
+  close(): void {
+    this.closed = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+  }
+
+  private async send(target: Target<T>, payload: T): Promise<'delivered' | 'gone'> {
+    target.lastSentAt = this.now();
+    const sent = this.options.signal(target.binding, payload);
+    target.inFlight = sent.catch(() => undefined);
+    try {
+      const outcome = await sent;
+      if (outcome === 'gone') {
+        target.gone = true;
+        target.pending = undefined;
+      }
+      return outcome;
+    } finally {
+      target.inFlight = undefined;
+    }
+  }
+
+  private schedule(target: Target<T>): void {
+    if (target.timer || this.closed) return;
+    const due = Math.max(0, target.lastSentAt + this.options.intervalMs - this.now());
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      target.timer = undefined;
+      void this.fire(target);
+    }, due);
+    target.timer = timer;
+    this.timers.add(timer);
+  }
+
+  private async fire(target: Target<T>): Promise<void> {
+    await target.inFlight;
+    if (this.closed || target.gone || !target.pending) return;
+    if (target.inFlight || this.now() < target.lastSentAt + this.options.intervalMs) return this.schedule(target);
+    const payload = target.pending;
+    target.pending = undefined;
+    try {
+      const outcome = await this.send(target, payload);
+      target.failures = 0;
+      this.options.trailing(target.binding, outcome === 'gone' ? 'gone' : 'signaled');
+    } catch (err) {
+      this.retryLater(target, payload);
+      this.options.trailing(target.binding, 'failed', err);
+    }
+    if (target.pending) this.schedule(target);
+  }
+
+  /** A signal Temporal did not take goes again after the interval (a few times), unless newer news replaced it. */
+  private retryLater(target: Target<T>, payload: T): void {
+    target.failures += 1;
+    if (target.failures > SIGNAL_RETRIES) return;
+    target.pending ??= payload;
+    this.schedule(target);
+  }
+}

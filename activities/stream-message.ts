@@ -12,6 +12,7 @@ import {
   followStream,
   progressOf,
   resumeFollowing,
+  STREAM_IDLE_MS,
   StreamEndedEarly,
   withReachability,
   type RoundSettings,
@@ -66,7 +67,7 @@ export async function streamMessage(deps: ActivityDeps, input: StreamMessageInpu
             : (round: AbortSignal) =>
                 client.sendStreamingMessage(
                   { message: input.message, configuration: { acceptedOutputModes: input.acceptedOutputModes } },
-                  { signal: round, idleTimeoutMs: input.idleMs ?? 30_000 },
+                  { signal: round, idleTimeoutMs: STREAM_IDLE_MS },
                 );
           mayHaveSent = true;
           try {

@@ -27,9 +27,10 @@ export interface RoundSettings {
   unreachableMs?: number;
   /** The agent has not answered since then (epoch ms): the previous round ended in silence. */
   unreachableSince?: number;
-  /** Stream mode: with no event for this long, check the task with GetTask and subscribe again. @default 30_000 */
-  idleMs?: number;
 }
+
+/** Stream mode: with no event for this long, check the task with GetTask and subscribe again. */
+export const STREAM_IDLE_MS = 30_000;
 
 export interface TrackTaskInput extends RoundSettings {
   agent: AgentRef;
@@ -95,7 +96,7 @@ export function progressOf(view: TaskView, reach: Reachability): TrackProgress {
 /** What following a task works with. */
 export interface Follower {
   client: A2AClient;
-  input: Pick<RoundSettings, 'pollInitialMs' | 'pollMaxMs' | 'idleMs'> & { handled?: StatusKey };
+  input: Pick<RoundSettings, 'pollInitialMs' | 'pollMaxMs'> & { handled?: StatusKey };
   view: TaskView;
   reach: Reachability;
   beat: () => void;
@@ -130,7 +131,7 @@ export async function followStream(
     try {
       const events =
         opening?.(round) ??
-        client.subscribeToTask({ id: view.task.id }, { signal: round, idleTimeoutMs: input.idleMs ?? 30_000 });
+        client.subscribeToTask({ id: view.task.id }, { signal: round, idleTimeoutMs: STREAM_IDLE_MS });
       opening = undefined;
       for await (const event of events) {
         reach.answered();

@@ -9,6 +9,7 @@ import { isTransient } from './reachability.js';
 import { findSentTask } from './send-message.js';
 import type { TrackOutcome } from './task-outcome.js';
 import {
+  followerOf,
   followStream,
   progressOf,
   resumeFollowing,
@@ -48,7 +49,7 @@ export async function streamMessage(deps: ActivityDeps, input: StreamMessageInpu
       const client = await clientFor(deps, input.agent);
       const signal = context.cancellationSignal;
       const heartbeats = heartbeating(() => progressOf(view, reach));
-      const follower = { client, input, view, reach, beat: heartbeats.beat, deadline: Date.now() + input.roundMs };
+      const follower = followerOf(deps, client, input, { view, reach }, heartbeats.beat);
       let mayHaveSent = context.info.attempt > 1;
       try {
         for (;;) {

@@ -52,6 +52,8 @@ export interface TrackProgress {
   artifacts: ArtifactProgress[];
   /** Since when (epoch ms) the agent has not answered, while it does not. */
   unreachableSince?: number;
+  /** Why, in one line (the last failure, or the request still waiting), while it does not answer. */
+  lastError?: string;
 }
 
 /** Heartbeat details are small by design: the last 16 KB of each artifact's text, 32 artifacts, 64 KB of text in all. */

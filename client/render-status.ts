@@ -36,6 +36,7 @@ export function renderStatus(view: StatusView): string {
     lines.push(...table(rows).map((r) => `  ${r}`));
     for (const d of view.delegations) {
       if (d.error) lines.push(`  ${d.label ?? d.agent}: ${d.error}`);
+      if (d.trouble) lines.push(`  ${d.label ?? d.agent}: ${troubleText(d.trouble)}`);
     }
   }
   const artifacts = view.delegations.flatMap((d) => d.artifacts.map((a) => ({ d, a })));
@@ -53,6 +54,14 @@ export function renderStatus(view: StatusView): string {
   else if (view.outcome && view.reason) lines.push('', `${capitalise(view.outcome)}: ${view.reason}`);
   if (view.error) lines.push('', `Failed: ${view.error}`);
   return lines.join('\n');
+}
+
+/** `! getTask (attempt 3): <last failure>` or `! no answer from the agent since 12:01:02Z (streamMessage): <why>` */
+function troubleText(trouble: NonNullable<StatusView['delegations'][number]['trouble']>): string {
+  const where = `${trouble.activity}${trouble.attempt > 1 ? `, attempt ${trouble.attempt}` : ''}`;
+  return trouble.since
+    ? `! no answer from the agent since ${trouble.since.slice(11, 19)}Z (${where}): ${trouble.error}`
+    : `! ${where}: ${trouble.error}`;
 }
 
 function table(rows: string[][]): string[] {

@@ -20,7 +20,7 @@ import {
   type ReleaseStatus,
 } from '../contract/index.js';
 import { workflowUrl, type CliContext } from './context.js';
-import { trackingProgress } from './tracking-progress.js';
+import { followingProgress, pendingActivities, troubleOf, type Trouble } from './tracking-progress.js';
 import { findTarget, quickQuery, type TargetKind } from './workflow-target.js';
 
 /** One artifact, chunks assembled: `text` is its text parts joined, `data` its data parts. */
@@ -59,6 +59,8 @@ export interface DelegationView {
   question?: QuestionView;
   artifacts: ArtifactView[];
   error?: string;
+  /** While it runs and something goes wrong: the agent silent since when and why, or an activity retried after a failure. */
+  trouble?: Trouble;
 }
 
 /** The object `status --json` prints. */
@@ -187,7 +189,10 @@ async function readDelegation(
     error: base.error,
   };
   if (status !== 'RUNNING') return view;
-  const progress = await trackingProgress(handle).catch(() => undefined);
+  const pending = await pendingActivities(handle).catch(() => []);
+  const trouble = troubleOf(pending);
+  if (trouble) view.trouble = trouble;
+  const progress = followingProgress(pending);
   if (!progress) return view;
   // The tracker's heartbeat is fresher than the workflow's state (it only learns at round ends).
   view.state = progress.state ?? view.state;

@@ -35,5 +35,45 @@ const FOLLOWING = new Set(['a2a.trackTask', 'a2a.streamMessage', 'trackTask', 's
 
 /** The last heartbeat of the activity following the task (a tracking round or a stream turn), if one runs. */
 export async function trackingProgress(handle: WorkflowHandle): Promise<TrackProgress | undefined> {
-  return (await pendingActivities(handle)).find((a) => FOLLOWING.has(a.activityType) && a.progress?.taskId)?.progress;
+  return followingProgress(await pendingActivities(handle));
+}
+
+export function followingProgress(pending: readonly PendingActivityView[]): TrackProgress | undefined {
+  return pending.find((a) => FOLLOWING.has(a.activityType) && a.progress?.taskId)?.progress;
+}
+
+/** What is going wrong while a delegation runs: the agent does not answer, or an activity is retried after a failure. */
+export interface Trouble {
+  /** The activity it happens in, without our `a2a.` prefix (`streamMessage`, `getTask`…). */
+  activity: string;
+  attempt: number;
+  /** Since when the agent has not answered (ISO 8601), when that is what is wrong. */
+  since?: string;
+  /** One line: the last failure, or the request still waiting for its answer. */
+  error: string;
+}
+
+/**
+ * The trouble the pending activities show: a tracker's heartbeat saying the agent stopped
+ * answering (and why) comes first; else the last failure of an activity on its second attempt or later.
+ */
+export function troubleOf(pending: readonly PendingActivityView[]): Trouble | undefined {
+  const activity = (a: PendingActivityView) => a.activityType.replace(/^a2a\./, '');
+  const silent = pending.find((a) => a.progress?.unreachableSince !== undefined);
+  if (silent) {
+    return {
+      activity: activity(silent),
+      attempt: silent.attempt,
+      since: new Date(silent.progress!.unreachableSince!).toISOString(),
+      error: oneLine(silent.progress!.lastError ?? silent.lastFailure ?? 'no answer'),
+    };
+  }
+  const retried = pending.find((a) => a.attempt > 1 && a.lastFailure);
+  return retried
+    ? { activity: activity(retried), attempt: retried.attempt, error: oneLine(retried.lastFailure!) }
+    : undefined;
+}
+
+function oneLine(text: string): string {
+  return text.split('\n', 1)[0]!.slice(0, 300);
 }

@@ -6,10 +6,8 @@ import {
   CancelledFailure,
   isCancellation,
   log,
-  TimeoutFailure,
   uuid4,
 } from '@temporalio/workflow';
-import { TimeoutType } from '@temporalio/common';
 import type { Message, Part } from '../a2a/index.js';
 import type { TrackOutcome, TrackProgress } from '../activities/index.js';
 import type { Deadline } from './deadline.js';
@@ -18,6 +16,7 @@ import type { AnswerInput, DelegateInput, DelegateResult } from '../contract/del
 import { FailureType } from '../contract/failure-types.js';
 import type { ModeContext, SendOutcome, TrackingMode } from './modes/index.js';
 import { TRACKING_DEFAULTS } from './tracking-settings.js';
+import { outOfTime } from './unreachable.js';
 
 export function firstMessage(input: DelegateInput, contextId: string): Message {
   const parts: Part[] = [...(input.text ? [{ text: input.text } as Part] : []), ...(input.parts ?? [])];
@@ -100,12 +99,9 @@ export function terminalFailure(outcome: TrackOutcome, state: DelegationState): 
  * agent names the last error and what to do), never an activity's wrapper.
  */
 function delegationFailure(err: unknown, input: DelegateInput): Error {
-  if (
-    err instanceof ActivityFailure &&
-    err.cause instanceof TimeoutFailure &&
-    err.cause.timeoutType === TimeoutType.SCHEDULE_TO_CLOSE
-  ) {
-    const last = err.cause.cause?.message ?? 'no answer';
+  const late = outOfTime(err);
+  if (late) {
+    const { last } = late;
     const unreachable = input.tracking?.unreachableTimeout ?? TRACKING_DEFAULTS.unreachableTimeout;
     return ApplicationFailure.create({
       type: FailureType.agentUnreachable,
@@ -214,7 +210,9 @@ export async function endAfterFailure(
       log.warn('could not cancel the remote task of a failed delegation', { taskId, error: String(err) });
     }
   }
-  await mode?.close();
+  // An agent that could not be reached is not asked again to delete its push config: that would
+  // cost another unreachable timeout; its deliveries get 410 Gone from the receiver.
+  if (type !== FailureType.agentUnreachable) await mode?.close();
   state.failed(failure.message);
   return failure;
 }

@@ -10,6 +10,7 @@ import type { Message, TaskStatus } from '../../a2a/index.js';
 import type { TrackOutcome } from '../../activities/index.js';
 import type { ResolvedAgent, StatusKey, TaskUpdatedNotice } from '../../contract/delegation-types.js';
 import { FailureType } from '../../contract/failure-types.js';
+import { outOfTime } from '../unreachable.js';
 import { sendAndAdopt } from './send.js';
 import type { ModeContext, SendOutcome, TrackingMode } from './tracking-mode.js';
 
@@ -57,10 +58,12 @@ export function pushMode(ctx: ModeContext, notices: PushNotices): TrackingMode {
     try {
       await acts.registerPushConfig({ agent, ...registration }, `Register push config for task ${taskId} at ${name}`);
     } catch (err) {
-      // Nobody could follow the task: do not leave it running at the agent.
-      await acts
-        .cancelTask({ agent, taskId }, `CancelTask ${taskId} at ${name} (push config refused)`)
-        .catch(() => undefined);
+      // Nobody could follow the task: do not leave it running at the agent (unless the agent
+      // cannot be reached at all: asking it to cancel would cost another unreachable timeout).
+      if (!outOfTime(err))
+        await acts
+          .cancelTask({ agent, taskId }, `CancelTask ${taskId} at ${name} (push config refused)`)
+          .catch(() => undefined);
       throw err;
     }
   };

@@ -35,6 +35,10 @@ export interface AgentServerOptions {
    * something in front of it (a proxy on another port). @default `scheme://publicHost:port`
    */
   publicUrl?: string;
+  /** Port of the gRPC interface (with `GRPC` among `bindings`). @default 0, a free one */
+  grpcPort?: number;
+  /** `host:port` the card names for the gRPC interface (a proxy in front of it). @default the bound one */
+  publicGrpcAddress?: string;
   /**
    * Require `Authorization: Bearer <token>` on every A2A call (the card stays public); others get
    * 401. For tests that prove credentials are sent, and as an example of a protected agent.
@@ -98,12 +102,16 @@ export async function startAgentServer(
 
   // The gRPC port is bound first: the card names it, the request handler needs the card.
   const grpc = options.bindings?.includes('GRPC')
-    ? await bindGrpcServer({ host, publicHost: options.publicHost ?? urlHost(host), security }).catch(
-        async (error: unknown) => {
-          await new Promise((resolve) => server.close(resolve));
-          throw error;
-        },
-      )
+    ? await bindGrpcServer({
+        host,
+        port: options.grpcPort ?? 0,
+        publicHost: options.publicHost ?? urlHost(host),
+        publicAddress: options.publicGrpcAddress,
+        security,
+      }).catch(async (error: unknown) => {
+        await new Promise((resolve) => server.close(resolve));
+        throw error;
+      })
     : undefined;
   const built = buildAgentCard(definition.description, baseUrl, legacy, options.bindings, grpc?.address);
   const card = security?.card ? security.card(built) : built;

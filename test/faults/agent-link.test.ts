@@ -18,9 +18,11 @@ import { FAULTS, type Fault } from './faults.js';
 import { AGENT_PACE, cellRequest, runCell, settle, startDelegation, underWay } from './support.js';
 
 const MODES = ['stream', 'poll', 'push'] as const;
-const BINDINGS = ['HTTP+JSON'] as const;
-/** How long the agent may stay silent before a `gone` cell must fail, and the slack on top. */
+const BINDINGS = ['HTTP+JSON', 'JSONRPC', 'GRPC'] as const;
+/** How long the agent may stay silent before a cell whose link never comes back must fail. */
 const UNREACHABLE_S = 15;
+/** On top: the poll that first finds the link broken (poll mode waits up to 5 s between reads), and the workflow's end. */
+const UNREACHABLE_SLACK_S = 10;
 
 interface Cell {
   name: string;
@@ -50,16 +52,30 @@ beforeAll(async () => {
     for (const mode of MODES)
       for (const fault of FAULTS) {
         const name = `${binding}-${mode}-${fault.id}`.toLowerCase().replace(/[^a-z0-9-]/g, '');
+        // The card lists the one binding, behind the faulty link; a gRPC card is read over a healthy one.
         const port = await freePort();
-        const link = await toxiproxy.link(name, `127.0.0.1:${port}`);
-        const agent = await startDependencyCompatAgent({ port, publicUrl: `http://${link.listen}`, ...AGENT_PACE });
-        cells.push({ name, binding, mode, fault, agent, link });
+        const http = await toxiproxy.link(`${name}-http`, `127.0.0.1:${port}`);
+        const grpcPort = binding === 'GRPC' ? await freePort() : undefined;
+        const grpc = grpcPort ? await toxiproxy.link(`${name}-grpc`, `127.0.0.1:${grpcPort}`) : undefined;
+        const agent = await startDependencyCompatAgent({
+          port,
+          publicUrl: `http://${http.listen}`,
+          bindings: [binding],
+          ...(grpc ? { grpcPort, publicGrpcAddress: grpc.listen } : {}),
+          ...AGENT_PACE,
+        });
+        cells.push({ name, binding, mode, fault, agent, link: grpc ?? http });
       }
   remaining = cells.length;
   const file: AgentsFile = {
     agents: {
       healthy: { url: healthy.baseUrl },
-      ...Object.fromEntries(cells.map((c) => [c.name, { url: c.agent.baseUrl }])),
+      ...Object.fromEntries(
+        cells.map((c) => [
+          c.name,
+          { url: c.agent.baseUrl, ...(c.binding === 'GRPC' ? { allowOrigins: [`http://${c.link.listen}`] } : {}) },
+        ]),
+      ),
     },
   };
   const secret = randomUUID() + randomUUID();
@@ -95,13 +111,13 @@ describe('worker → agent', () => {
           try {
             const record = await runCell(
               {
+                client,
                 link: `worker → agent (${binding})`,
                 mode,
                 fault,
                 faulty: cell.link,
                 agent: cell.agent,
-                failsWith: 'A2A_AGENT_UNREACHABLE',
-                failWithinS: UNREACHABLE_S + 20,
+                endless: { expect: 'A2A_AGENT_UNREACHABLE', withinS: UNREACHABLE_S + UNREACHABLE_SLACK_S },
                 start: () =>
                   startDelegation(
                     client,

@@ -3,8 +3,9 @@
  * taken down) with its schedule. Degrading faults (latency, bandwidth, slow close, tiny
  * segments) sit on the link for the whole delegation; breaking faults (half-open, resets, a
  * connection closed after a few bytes, an outage, flapping) start once the delegation is under
- * way (its first chunk was seen, or its task is known) and end after their window; `gone` never
- * ends, and the delegation must fail with its typed failure in time.
+ * way (its first chunk was seen, or its task is known) and end after their window; `gone` and
+ * `stuck` never end, and the delegation must fail with its typed failure in time (or, where a
+ * failure is not the answer, another part must take over).
  *
  * `A2A_FAULTS_LONG=1` (npm run soak:faults) makes the flapping last minutes instead of one.
  */
@@ -28,7 +29,21 @@ export interface Fault {
   ends: boolean;
   /** How long the link is broken (for the cell's time budget), in ms. */
   windowMs: number;
+  /**
+   * The link carries nothing for ten seconds or more while the delegation still needs it: the
+   * status must show the problem while it lasts, within `noticeWithinS` when set.
+   */
+  breaks: boolean;
+  noticeWithinS?: number;
 }
+
+/**
+ * The delegations' heartbeat timeout (the default). A tracker notices a half-open link within it
+ * (half of it waiting for an event, half for a GetTask's answer); the status shows what the
+ * heartbeat details say, and Temporal sends those at most every 0.8 × the heartbeat timeout.
+ */
+export const HEARTBEAT_S = 5;
+const HEARTBEAT_THROTTLE_S = 0.8 * HEARTBEAT_S;
 
 export type FaultId =
   | 'latency'
@@ -41,13 +56,16 @@ export type FaultId =
   | 'limit-data'
   | 'outage'
   | 'flap'
-  | 'gone';
+  | 'gone'
+  | 'stuck';
 
-/** On the link for the whole delegation, in both directions. */
-function degrade(toxic: ToxicSpec): (link: FaultyLink) => Promise<void> {
+/** On the link for the whole delegation (in both directions unless told). */
+function degrade(
+  toxic: ToxicSpec,
+  streams: Array<'downstream' | 'upstream'> = ['downstream', 'upstream'],
+): (link: FaultyLink) => Promise<void> {
   return async (link) => {
-    await link.add(toxic, 'downstream');
-    await link.add(toxic, 'upstream');
+    for (const stream of streams) await link.add(toxic, stream);
   };
 }
 
@@ -64,7 +82,7 @@ function window(
   };
 }
 
-export const HALF_OPEN_MS = 12_000;
+export const HALF_OPEN_MS = 20_000;
 export const OUTAGE_MS = 30_000;
 export const FLAP_PERIOD_MS = 2_000;
 export const FLAP_MS = long ? 5 * 60_000 : 60_000;
@@ -74,17 +92,20 @@ export const FAULTS: readonly Fault[] = [
     id: 'latency',
     label: 'latency +2 s',
     when: 'start',
-    inflict: degrade({ type: 'latency', attributes: { latency: 2_000, jitter: 0 } }),
+    // On the answers only: +2 s per round trip, as the issue asks.
+    inflict: degrade({ type: 'latency', attributes: { latency: 2_000, jitter: 0 } }, ['downstream']),
     ends: true,
     windowMs: 0,
+    breaks: false,
   },
   {
     id: 'jitter',
     label: 'latency +2 s ± 1.5 s jitter',
     when: 'start',
-    inflict: degrade({ type: 'latency', attributes: { latency: 2_000, jitter: 1_500 } }),
+    inflict: degrade({ type: 'latency', attributes: { latency: 2_000, jitter: 1_500 } }, ['downstream']),
     ends: true,
     windowMs: 0,
+    breaks: false,
   },
   {
     id: 'bandwidth',
@@ -93,14 +114,16 @@ export const FAULTS: readonly Fault[] = [
     inflict: degrade({ type: 'bandwidth', attributes: { rate: 10 } }),
     ends: true,
     windowMs: 0,
+    breaks: false,
   },
   {
     id: 'slow-close',
     label: 'slow_close 2 s',
     when: 'start',
-    inflict: degrade({ type: 'slow_close', attributes: { delay: 2_000 } }),
+    inflict: degrade({ type: 'slow_close', attributes: { delay: 2_000 } }, ['downstream']),
     ends: true,
     windowMs: 0,
+    breaks: false,
   },
   {
     id: 'slicer',
@@ -109,6 +132,7 @@ export const FAULTS: readonly Fault[] = [
     inflict: degrade({ type: 'slicer', attributes: { average_size: 8, size_variation: 4, delay: 100 } }),
     ends: true,
     windowMs: 0,
+    breaks: false,
   },
   {
     id: 'half-open',
@@ -117,6 +141,9 @@ export const FAULTS: readonly Fault[] = [
     inflict: window({ type: 'timeout', attributes: { timeout: 0 } }, HALF_OPEN_MS, ['downstream', 'upstream']),
     ends: true,
     windowMs: HALF_OPEN_MS,
+    breaks: true,
+    // + 1 s: the status is looked at every 250 ms, and describe() takes its time on a loaded machine.
+    noticeWithinS: HEARTBEAT_S + HEARTBEAT_THROTTLE_S + 1,
   },
   {
     id: 'reset-peer',
@@ -125,6 +152,7 @@ export const FAULTS: readonly Fault[] = [
     inflict: window({ type: 'reset_peer', attributes: { timeout: 0 } }, 3_000, ['downstream']),
     ends: true,
     windowMs: 3_000,
+    breaks: false,
   },
   {
     id: 'limit-data',
@@ -133,6 +161,7 @@ export const FAULTS: readonly Fault[] = [
     inflict: window({ type: 'limit_data', attributes: { bytes: 600 } }, 5_000, ['downstream']),
     ends: true,
     windowMs: 5_000,
+    breaks: false,
   },
   {
     id: 'outage',
@@ -141,6 +170,7 @@ export const FAULTS: readonly Fault[] = [
     inflict: (link) => link.outage(OUTAGE_MS),
     ends: true,
     windowMs: OUTAGE_MS,
+    breaks: true,
   },
   {
     id: 'flap',
@@ -149,6 +179,7 @@ export const FAULTS: readonly Fault[] = [
     inflict: (link) => link.flap(FLAP_PERIOD_MS, FLAP_MS),
     ends: true,
     windowMs: FLAP_MS,
+    breaks: false,
   },
   {
     id: 'gone',
@@ -157,5 +188,18 @@ export const FAULTS: readonly Fault[] = [
     inflict: (link) => link.setEnabled(false),
     ends: false,
     windowMs: Infinity,
+    breaks: true,
+  },
+  {
+    id: 'stuck',
+    label: 'half-open for good',
+    when: 'mid',
+    inflict: async (link) => {
+      await link.add({ type: 'timeout', attributes: { timeout: 0 } }, 'downstream');
+      await link.add({ type: 'timeout', attributes: { timeout: 0 } }, 'upstream');
+    },
+    ends: false,
+    windowMs: Infinity,
+    breaks: true,
   },
 ];

@@ -2,7 +2,8 @@
 import { WorkflowFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { artifactText, type Artifact } from '../../a2a/index.js';
 import type { RunningAgent } from '../../agents/index.js';
-import { pendingActivities, trackingProgress } from '../../client/tracking-progress.js';
+import { readStatus } from '../../client/status-view.js';
+import { trackingProgress } from '../../client/tracking-progress.js';
 import type { DelegateInput, DelegateResult } from '../../contract/index.js';
 import { manifestPart, statusOf } from '../helpers/delegations.js';
 import { waitFor } from '../helpers/wait.js';
@@ -55,25 +56,26 @@ export async function underWay(handle: WorkflowHandle, mode: DelegateInput['mode
   );
 }
 
-/** What the delegation's status showed of a problem: an activity retried after a failure, or an agent that stopped answering. */
-export async function problemShown(handle: WorkflowHandle): Promise<string | undefined> {
-  for (const activity of await pendingActivities(handle)) {
-    if (activity.progress?.unreachableSince !== undefined)
-      return `${activity.activityType}: no answer since ${new Date(activity.progress.unreachableSince).toISOString()}`;
-    if (activity.attempt > 1 && activity.lastFailure)
-      return `${activity.activityType} attempt ${activity.attempt}: ${activity.lastFailure}`;
-  }
-  return undefined;
+/** What `status` (the CLI's view) showed of a problem: the agent silent and why, or an activity retried after a failure. */
+export async function problemShown(client: Client, handle: WorkflowHandle): Promise<string | undefined> {
+  const view = await readStatus({ client, namespace: client.options.namespace }, handle.workflowId);
+  const trouble = view.delegations[0]?.trouble;
+  if (!trouble) return undefined;
+  const where = `${trouble.activity}${trouble.attempt > 1 ? ` attempt ${trouble.attempt}` : ''}`;
+  return `${where}: ${trouble.since ? 'silent: ' : ''}${trouble.error}`;
 }
 
 /** Looks at the status every 250 ms from now on; `stop()` says when it first showed a problem, and what. */
-export function watchStatus(handle: WorkflowHandle): { stop(): Promise<{ noticedAfter?: number; said?: string }> } {
+export function watchStatus(
+  client: Client,
+  handle: WorkflowHandle,
+): { stop(): Promise<{ noticedAfter?: number; said?: string }> } {
   const started = Date.now();
   let stopped = false;
   let seen: { noticedAfter: number; said: string } | undefined;
   const watching = (async () => {
     while (!stopped && !seen) {
-      const said = await problemShown(handle).catch(() => undefined);
+      const said = await problemShown(client, handle).catch(() => undefined);
       if (said) seen = { noticedAfter: (Date.now() - started) / 1000, said: said.split('\n', 1)[0]!.slice(0, 160) };
       else await new Promise((resolve) => setTimeout(resolve, 250));
     }
@@ -107,6 +109,8 @@ export function compareArtifacts(
 }
 
 export interface CellPlan {
+  /** Reads the status (over a healthy connection). */
+  client: Client;
   link: string;
   mode: string;
   fault: Fault;
@@ -114,10 +118,13 @@ export interface CellPlan {
   faulty: FaultyLink;
   /** The agent whose tasks and sends are counted (undefined where no agent is involved). */
   agent?: RunningAgent;
-  /** Failure type expected when the fault never ends. */
-  failsWith: string;
-  /** How long a failing cell may take at most, in seconds. */
-  failWithinS?: number;
+  /**
+   * When the fault never ends: the outcome expected (a failure type, or `completed` when another
+   * part takes over: `rescue` starts it), and the most seconds it may take from the fault's start.
+   */
+  endless: { expect: string; withinS?: number; rescue?: () => Promise<void> };
+  /** Overrides the fault's own bound on when the status must show it (undefined: the fault's). */
+  noticeWithinS?: number;
   /** Starts the delegation. */
   start(): Promise<WorkflowHandle>;
   /** Waits until the delegation is under way (when the fault starts in the middle). */
@@ -136,23 +143,28 @@ export async function runCell(plan: CellPlan, reference: DelegateResult): Promis
   if (fault.when === 'start') await fault.inflict(faulty);
   const handle = await plan.start();
   let watch: ReturnType<typeof watchStatus> | undefined;
+  let faultAt = started;
   if (fault.when === 'mid') {
     await plan.underWay(handle);
-    watch = watchStatus(handle);
+    faultAt = Date.now();
+    watch = watchStatus(plan.client, handle);
     faultOver = fault.inflict(faulty);
+    if (!fault.ends) await faultOver.then(plan.endless.rescue);
   }
   const settled = await settle(handle);
   const seconds = (Date.now() - started) / 1000;
+  const afterFault = (Date.now() - faultAt) / 1000;
   await faultOver;
   const seen = (await watch?.stop()) ?? {};
   await faulty.heal();
 
-  const expected = fault.ends ? 'completed' : plan.failsWith;
+  const expected = fault.ends ? 'completed' : plan.endless.expect;
   const outcome = settled.result ? 'completed' : settled.failure;
   const problems: string[] = [];
   if (outcome !== expected) problems.push(`ended ${outcome}, expected ${expected}`);
-  if (!fault.ends && plan.failWithinS !== undefined && seconds > plan.failWithinS)
-    problems.push(`failed after ${seconds.toFixed(1)} s, more than ${plan.failWithinS} s`);
+  const endsWithin = plan.endless.withinS;
+  if (!fault.ends && endsWithin !== undefined && afterFault > endsWithin)
+    problems.push(`ended ${afterFault.toFixed(1)} s after the fault, more than ${endsWithin} s`);
   const record: CellRecord = {
     link: plan.link,
     fault: fault.label,
@@ -175,8 +187,10 @@ export async function runCell(plan: CellPlan, reference: DelegateResult): Promis
     const { lost, repeated, exact } = record.chunks;
     if (lost || repeated || !exact) problems.push(`chunks: ${lost} lost, ${repeated} repeated, exact ${exact}`);
   }
-  if (fault.when === 'mid' && fault.ends && fault.windowMs >= 10_000 && seen.noticedAfter === undefined)
-    problems.push('status never showed the fault');
+  if (fault.breaks && seen.noticedAfter === undefined) problems.push('the status never showed the fault');
+  const within = plan.noticeWithinS ?? fault.noticeWithinS;
+  if (within !== undefined && seen.noticedAfter !== undefined && seen.noticedAfter > within)
+    problems.push(`the status showed the fault after ${seen.noticedAfter.toFixed(1)} s, more than ${within} s`);
   record.ok = problems.length === 0;
   if (problems.length > 0) record.problems = problems;
   return record;

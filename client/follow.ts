@@ -4,6 +4,7 @@
  * Used by `watch`, `--follow` and the demo.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { grpcCode, GrpcStatus } from '../platform/grpc-status.js';
 import type { CliContext } from './context.js';
 import { readStatus, type QuestionView, type StatusView } from './status-view.js';
 import { terminalJson } from './terminal-text.js';
@@ -26,6 +27,18 @@ export interface FollowOptions {
    * @default a delegation's own artifacts, and a release's analysis (`compat`, `compat-sorted`)
    */
   streams?: (label: string | undefined, view: StatusView) => boolean;
+}
+
+/**
+ * How long following goes on while the server does not answer (a call past its deadline, a lost
+ * connection): a link that drops for a while must not end a watch, one gone for good ends it.
+ */
+const SERVER_PATIENCE_MS = 60_000;
+
+/** The server did not answer this time (deadline, connection lost): worth asking again. */
+function serverSilent(err: unknown): boolean {
+  const code = grpcCode(err);
+  return code === GrpcStatus.DEADLINE_EXCEEDED || code === GrpcStatus.UNAVAILABLE;
 }
 
 const streamsByDefault = (label: string | undefined, view: StatusView) =>
@@ -80,9 +93,21 @@ export async function follow(context: CliContext, workflowId: string, options: F
     }
   };
 
+  let silentSince: number | undefined;
   for (;;) {
     options.signal?.throwIfAborted();
-    const view = await readStatus(context, workflowId);
+    let view: StatusView;
+    try {
+      view = await readStatus(context, workflowId);
+      silentSince = undefined;
+    } catch (err) {
+      silentSince ??= Date.now();
+      if (!serverSilent(err) || Date.now() - silentSince > SERVER_PATIENCE_MS) throw err;
+      const since = new Date(silentSince).toISOString().slice(11, 19);
+      terminal.setStatus(`the Temporal server has not answered since ${since}Z; still asking`);
+      await sleep(options.intervalMs ?? 400, undefined, { signal: options.signal });
+      continue;
+    }
     if (view.phase !== phase) {
       phase = view.phase;
       emit({ type: 'phase', phase });

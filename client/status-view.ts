@@ -86,6 +86,9 @@ export interface StatusView {
   error?: string;
 }
 
+/** How long a status query waits for a worker's answer (then the view is built from what Temporal knows). */
+const QUERY_WAIT_MS = 3_000;
+
 /** Where {@link readStatus} reads: a Temporal client, its namespace and (for links) the Web UI's base URL. */
 export type StatusSource = Pick<CliContext, 'client' | 'namespace' | 'uiBase'>;
 
@@ -94,11 +97,15 @@ export type StatusSource = Pick<CliContext, 'client' | 'namespace' | 'uiBase'>;
  * @throws Error with a sentence for an id that names no workflow, or neither a release nor a delegation.
  */
 export async function readStatus(context: StatusSource, workflowId: string): Promise<StatusView> {
+  const asked = Date.now();
   const target = await findTarget(context, workflowId);
+  // A query waits for a worker on top of what the link takes (the describe's round trip): a slow
+  // link must not pass for a worker that does not answer.
+  const queryMs = QUERY_WAIT_MS + (Date.now() - asked);
   const status = target.description.status.name;
   const uiUrl = workflowUrl(context, workflowId);
   if (target.kind === 'delegation') {
-    const view = await readDelegation(context, target.handle, status);
+    const view = await readDelegation(context, target.handle, status, queryMs);
     return {
       workflowId,
       kind: 'delegation',
@@ -111,7 +118,7 @@ export async function readStatus(context: StatusSource, workflowId: string): Pro
     };
   }
   const release =
-    (await quickQuery(context, () => target.handle.query(releaseStatusQuery))) ??
+    (await quickQuery(context, () => target.handle.query(releaseStatusQuery), queryMs)) ??
     (await releaseFromResult(target.handle));
   const delegations = await Promise.all(
     release.delegations.map(async (d): Promise<DelegationView> => {
@@ -130,7 +137,7 @@ export async function readStatus(context: StatusSource, workflowId: string): Pro
           phase: d.phase,
           artifacts: [],
         };
-      return { ...(await readDelegation(context, child, childStatus)), label: d.label };
+      return { ...(await readDelegation(context, child, childStatus, queryMs)), label: d.label };
     }),
   );
   return {
@@ -162,8 +169,13 @@ async function readDelegation(
   context: StatusSource,
   handle: WorkflowHandle,
   status: WorkflowExecutionStatusName,
+  queryMs: number,
 ): Promise<DelegationView> {
-  const queried: DelegationStatus | undefined = await quickQuery(context, () => handle.query(delegationStatusQuery));
+  const queried: DelegationStatus | undefined = await quickQuery(
+    context,
+    () => handle.query(delegationStatusQuery),
+    queryMs,
+  );
   const base = queried ?? (await delegationFromResult(handle, status));
   const view: DelegationView = {
     workflowId: handle.workflowId,

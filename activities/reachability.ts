@@ -27,6 +27,12 @@ export interface Silence {
   since: number;
   /** One line, at most 300 characters. */
   lastError: string;
+  /** Requests left unanswered since then (the one in flight, once overdue, included). */
+  attempts: number;
+  /** When the next request leaves (epoch ms), while waiting to ask again. */
+  nextAttemptAt?: number;
+  /** When the delegation gives up on the agent (epoch ms): `since` plus the unreachable timeout. */
+  givesUpAt: number;
 }
 
 const MAX_ERROR_TEXT = 300;
@@ -34,6 +40,10 @@ const MAX_ERROR_TEXT = 300;
 export class Reachability {
   private delayMs = 1_000;
   private lastError = '';
+  /** Requests unanswered since {@link since}. */
+  private unanswered = 0;
+  /** While waiting before the next request: when it leaves (epoch ms). */
+  private nextAt: number | undefined;
   /** The request in flight: what it is and when it left. */
   private asked: { what: string; at: number } | undefined;
 
@@ -50,6 +60,7 @@ export class Reachability {
   asking(what: string): number {
     const at = Date.now();
     this.asked = { what, at };
+    this.nextAt = undefined;
     return at;
   }
 
@@ -57,6 +68,8 @@ export class Reachability {
   answered(): void {
     this.since = undefined;
     this.asked = undefined;
+    this.unanswered = 0;
+    this.nextAt = undefined;
     this.delayMs = 1_000;
   }
 
@@ -67,6 +80,7 @@ export class Reachability {
   noted(err: Pick<A2AError, 'message'>, askedAt = Date.now()): number {
     this.since = Math.min(this.since ?? askedAt, askedAt);
     this.asked = undefined;
+    this.unanswered += 1;
     this.lastError = err.message.split('\n', 1)[0]!.slice(0, MAX_ERROR_TEXT);
     return Date.now() - this.since;
   }
@@ -88,6 +102,7 @@ export class Reachability {
     }
     const wait = Math.min(err.retryAfterMs ?? this.delayMs, this.limitMs - silentMs, 30_000);
     this.delayMs = Math.min(this.delayMs * 2, 30_000);
+    this.nextAt = Date.now() + Math.max(wait, 0);
     await Context.current().sleep(Math.max(wait, 0));
   }
 
@@ -113,6 +128,12 @@ export class Reachability {
     const lastError = overdue
       ? `${overdue.what}: no answer for ${Math.round((now - overdue.at) / 1000)} s`
       : this.lastError || 'no answer';
-    return { since, lastError };
+    return {
+      since,
+      lastError,
+      attempts: this.unanswered + (overdue ? 1 : 0),
+      ...(this.nextAt !== undefined && !this.asked ? { nextAttemptAt: this.nextAt } : {}),
+      givesUpAt: since + this.limitMs,
+    };
   }
 }

@@ -101,7 +101,15 @@ export function progressOf(view: TaskView, reach: Reachability): TrackProgress {
   const silence = reach.silence();
   return {
     ...view.progress(),
-    ...(silence ? { unreachableSince: silence.since, lastError: silence.lastError } : {}),
+    ...(silence
+      ? {
+          unreachableSince: silence.since,
+          lastError: silence.lastError,
+          attempts: silence.attempts,
+          givesUpAt: silence.givesUpAt,
+          ...(silence.nextAttemptAt !== undefined ? { nextAttemptAt: silence.nextAttemptAt } : {}),
+        }
+      : {}),
   };
 }
 

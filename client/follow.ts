@@ -86,10 +86,11 @@ export async function follow(context: CliContext, workflowId: string, options: F
         return terminal.line(
           `  ${event.label ?? 'agent'}: ${event.name ?? event.artifactId} ready (${event.characters} characters)`,
         );
-      case 'end':
-        return terminal.line(
-          `\n■ ${event.view.kind} ${event.status.toLowerCase()}${event.view.outcome ? `: ${event.view.outcome}` : ''}`,
-        );
+      case 'end': {
+        // A release ends with its outcome; a failure with its reason (one line: the typed failure's sentence).
+        const why = event.view.outcome ?? event.view.error?.split('\n', 1)[0];
+        return terminal.line(`\n■ ${event.view.kind} ${event.status.toLowerCase()}${why ? `: ${why}` : ''}`);
+      }
     }
   };
 

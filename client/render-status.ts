@@ -1,5 +1,6 @@
 /** The human-readable form of a status view (`status` without `--json`). */
 import type { StatusView } from './status-view.js';
+import type { Problem } from './tracking-progress.js';
 
 export function renderStatus(view: StatusView): string {
   const lines: string[] = [];
@@ -36,7 +37,7 @@ export function renderStatus(view: StatusView): string {
     lines.push(...table(rows).map((r) => `  ${r}`));
     for (const d of view.delegations) {
       if (d.error) lines.push(`  ${d.label ?? d.agent}: ${d.error}`);
-      if (d.trouble) lines.push(`  ${d.label ?? d.agent}: ${troubleText(d.trouble)}`);
+      if (d.problem) lines.push(`  ${d.label ?? d.agent}: ! ${problemText(d.problem)}`);
     }
   }
   const artifacts = view.delegations.flatMap((d) => d.artifacts.map((a) => ({ d, a })));
@@ -56,12 +57,21 @@ export function renderStatus(view: StatusView): string {
   return lines.join('\n');
 }
 
-/** `! getTask (attempt 3): <last failure>` or `! no answer from the agent since 12:01:02Z (streamMessage): <why>` */
-function troubleText(trouble: NonNullable<StatusView['delegations'][number]['trouble']>): string {
-  const where = `${trouble.activity}${trouble.attempt > 1 ? `, attempt ${trouble.attempt}` : ''}`;
-  return trouble.since
-    ? `! no answer from the agent since ${trouble.since.slice(11, 19)}Z (${where}): ${trouble.error}`
-    : `! ${where}: ${trouble.error}`;
+/**
+ * One line: "agent unreachable since 14:02:11 (7 attempts, last: connection refused …), next try
+ * in 8 s; gives up at 14:04:11" (times of day in UTC, as the JSON's are).
+ */
+export function problemText(problem: Problem, now = Date.now()): string {
+  const time = (iso: string) => `${iso.slice(11, 19)}Z`;
+  const what = problem.kind === 'agent-unreachable' ? 'agent unreachable' : `${problem.activity} failing`;
+  const tries = `${problem.attempts} attempt${problem.attempts === 1 ? '' : 's'}`;
+  let line = `${what} since ${time(problem.since)} (${tries}, last: ${problem.lastError})`;
+  if (problem.nextAttemptAt) {
+    const inS = Math.max(0, Math.round((Date.parse(problem.nextAttemptAt) - now) / 1000));
+    line += `, next try in ${inS} s`;
+  }
+  if (problem.givesUpAt) line += `; gives up at ${time(problem.givesUpAt)}`;
+  return line;
 }
 
 function table(rows: string[][]): string[] {

@@ -20,7 +20,7 @@ import {
   type ReleaseStatus,
 } from '../contract/index.js';
 import { workflowUrl, type CliContext } from './context.js';
-import { followingProgress, pendingActivities, troubleOf, type Trouble } from './tracking-progress.js';
+import { followingProgress, pendingActivities, problemOf, type Problem } from './tracking-progress.js';
 import { findTarget, quickQuery, type TargetKind } from './workflow-target.js';
 
 /** One artifact, chunks assembled: `text` is its text parts joined, `data` its data parts. */
@@ -59,8 +59,8 @@ export interface DelegationView {
   question?: QuestionView;
   artifacts: ArtifactView[];
   error?: string;
-  /** While it runs and something goes wrong: the agent silent since when and why, or an activity retried after a failure. */
-  trouble?: Trouble;
+  /** While it runs and something goes wrong: the agent unreachable since when, how often asked, why, the next try and when it gives up; cleared once the agent answers. */
+  problem?: Problem;
 }
 
 /** The object `status --json` prints. */
@@ -202,8 +202,8 @@ async function readDelegation(
   };
   if (status !== 'RUNNING') return view;
   const pending = await pendingActivities(handle).catch(() => []);
-  const trouble = troubleOf(pending);
-  if (trouble) view.trouble = trouble;
+  const problem = problemOf(pending);
+  if (problem) view.problem = problem;
   const progress = followingProgress(pending);
   if (!progress) return view;
   // The tracker's heartbeat is fresher than the workflow's state (it only learns at round ends).

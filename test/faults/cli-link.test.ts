@@ -6,12 +6,9 @@
  * connection. `watch` must follow the delegation to its end; a one-shot `status` through a link
  * that never comes back must say so in one sentence and exit within its deadline.
  */
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startDependencyCompatAgent, type RunningAgent } from '../../agents/index.js';
 import { freePort } from '../../platform/free-port.js';
-import { packageRoot } from '../../platform/paths.js';
 import { a2aTemporalPlugin } from '../../worker/plugin.js';
 import { answerUpdate } from '../../contract/index.js';
 import { compatRequest, registryOf, waitForQuestion } from '../helpers/delegations.js';
@@ -20,7 +17,7 @@ import { startToxiproxy, type FaultyLink, type RunningToxiproxy } from '../helpe
 import { waitFor } from '../helpers/wait.js';
 import { writeCells, type CellRecord } from './fault-matrix.js';
 import { FAULTS, type Fault } from './faults.js';
-import { AGENT_PACE, cellRequest, settle, startDelegation } from './support.js';
+import { AGENT_PACE, cellRequest, settle, spawnCli, startDelegation, type CliProcess } from './support.js';
 
 /** The most a command may take once the link is gone for good. */
 const GIVE_UP_S = 30;
@@ -34,23 +31,8 @@ let stopWorker: () => Promise<void>;
 
 vi.setConfig({ maxConcurrency: 50 });
 
-interface Command {
-  output(): string;
-  exited: Promise<number | null>;
-}
-
 /** The real CLI, talking to Temporal at `address`. */
-function cli(args: string[], address: string): Command {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(packageRoot, 'client', 'cli.ts'), ...args], {
-    cwd: packageRoot,
-    env: { ...process.env, TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: temporal.server.namespace },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return { output: () => output, exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))) };
-}
+const cli = (args: string[], address: string): CliProcess => spawnCli(args, address, temporal.server.namespace);
 
 beforeAll(async () => {
   toxiproxy = await startToxiproxy();
@@ -107,7 +89,7 @@ async function statusCell(fault: Fault, link: FaultyLink): Promise<CellRecord> {
   const handle = await startDelegation(client, taskQueue, workflowId, cellRequest('compat', 'stream'));
   await fault.inflict(link);
   const started = Date.now();
-  const timed = (command: Command) =>
+  const timed = (command: CliProcess) =>
     command.exited.then((code) => ({ code, seconds: (Date.now() - started) / 1000, output: command.output() }));
   const [faulty, healthy] = await Promise.all([
     timed(cli(['status', workflowId], link.listen)),

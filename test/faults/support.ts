@@ -1,8 +1,12 @@
 /** What every cell of the fault matrix does: run a delegation through a faulty link and judge it. */
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { WorkflowFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { artifactText, type Artifact } from '../../a2a/index.js';
 import type { RunningAgent } from '../../agents/index.js';
+import { problemText } from '../../client/render-status.js';
 import { readStatus } from '../../client/status-view.js';
+import { packageRoot } from '../../platform/paths.js';
 import { trackingProgress } from '../../client/tracking-progress.js';
 import type { DelegateInput, DelegateResult } from '../../contract/index.js';
 import { manifestPart, statusOf } from '../helpers/delegations.js';
@@ -59,10 +63,8 @@ export async function underWay(handle: WorkflowHandle, mode: DelegateInput['mode
 /** What `status` (the CLI's view) showed of a problem: the agent silent and why, or an activity retried after a failure. */
 export async function problemShown(client: Client, handle: WorkflowHandle): Promise<string | undefined> {
   const view = await readStatus({ client, namespace: client.options.namespace }, handle.workflowId);
-  const trouble = view.delegations[0]?.trouble;
-  if (!trouble) return undefined;
-  const where = `${trouble.activity}${trouble.attempt > 1 ? ` attempt ${trouble.attempt}` : ''}`;
-  return `${where}: ${trouble.since ? 'silent: ' : ''}${trouble.error}`;
+  const problem = view.delegations[0]?.problem;
+  return problem ? `${problem.activity}: ${problemText(problem)}` : undefined;
 }
 
 /** Looks at the status every 250 ms from now on; `stop()` says when it first showed a problem, and what. */
@@ -204,4 +206,23 @@ export function startDelegation(
   input: DelegateInput,
 ): Promise<WorkflowHandle> {
   return client.workflow.start('delegate', { taskQueue, workflowId, args: [input] });
+}
+
+/** A run of the real CLI: what it printed so far (stdout and stderr), and its exit code. */
+export interface CliProcess {
+  output(): string;
+  exited: Promise<number | null>;
+}
+
+/** The real CLI (`a2a-temporal …` from source), talking to Temporal at `address`. */
+export function spawnCli(args: string[], address: string, namespace: string): CliProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(packageRoot, 'client', 'cli.ts'), ...args], {
+    cwd: packageRoot,
+    env: { ...process.env, TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: namespace },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return { output: () => output, exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))) };
 }

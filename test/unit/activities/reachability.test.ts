@@ -30,7 +30,12 @@ describe('Reachability', () => {
     const reach = new Reachability('compat', 120_000, undefined, 2_500);
     const askedAt = reach.asking('GetTask');
     expect(reach.silence(askedAt + 1_000)).toBeUndefined();
-    expect(reach.silence(askedAt + 3_000)).toEqual({ since: askedAt, lastError: 'GetTask: no answer for 3 s' });
+    expect(reach.silence(askedAt + 3_000)).toEqual({
+      since: askedAt,
+      lastError: 'GetTask: no answer for 3 s',
+      attempts: 1,
+      givesUpAt: askedAt + 120_000,
+    });
     reach.answered();
     expect(reach.silence(askedAt + 10_000)).toBeUndefined();
   });
@@ -38,6 +43,17 @@ describe('Reachability', () => {
   it('shows the last failure in one line, at most 300 characters', () => {
     const reach = new Reachability('compat', 120_000);
     reach.noted({ message: `${'x'.repeat(400)}\nsecond line` }, 1_000);
-    expect(reach.silence()).toEqual({ since: 1_000, lastError: 'x'.repeat(300) });
+    expect(reach.silence()).toEqual({ since: 1_000, lastError: 'x'.repeat(300), attempts: 1, givesUpAt: 121_000 });
+  });
+
+  it('counts the requests left unanswered since the silence began, and starts again once the agent answers', () => {
+    const reach = new Reachability('compat', 120_000);
+    reach.noted({ message: 'refused' }, 1_000);
+    reach.noted({ message: 'refused' }, 3_000);
+    reach.noted({ message: 'refused' }, 7_000);
+    expect(reach.silence(8_000)).toMatchObject({ since: 1_000, attempts: 3, givesUpAt: 121_000 });
+    reach.answered();
+    reach.noted({ message: 'refused' }, 20_000);
+    expect(reach.silence(21_000)).toMatchObject({ since: 20_000, attempts: 1, givesUpAt: 140_000 });
   });
 });

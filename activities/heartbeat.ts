@@ -32,9 +32,25 @@ export function heartbeating(details: () => unknown = () => undefined): Heartbea
   return { beat, stop: () => clearInterval(timer) };
 }
 
-/** Runs one call (a request or two) with heartbeats while it is in flight. */
+/**
+ * Runs one call (a request or two) with heartbeats while it is in flight. Once the call has
+ * waited half the heartbeat timeout, the details say so (`unreachableSince`, `lastError`, as a
+ * tracker's do), so `status` shows an agent that does not answer before the request times out.
+ */
 export async function whileHeartbeating<T>(fn: () => Promise<T>, details?: () => unknown): Promise<T> {
-  const heartbeats = heartbeating(details ?? (() => Context.current().info.heartbeatDetails));
+  const context = Context.current();
+  const started = Date.now();
+  const noticeMs = Math.max(1_000, (context.info.heartbeatTimeoutMs ?? 5_000) / 2);
+  const heartbeats = heartbeating(() => {
+    const known = details?.();
+    const waited = Date.now() - started;
+    if (waited < noticeMs) return known;
+    return {
+      ...(known && typeof known === 'object' ? known : {}),
+      unreachableSince: started,
+      lastError: `no answer for ${Math.round(waited / 1000)} s`,
+    };
+  });
   try {
     return await fn();
   } finally {

@@ -40,36 +40,78 @@ const LOOKBACK = 50;
  * a second time.
  */
 export async function sendMessage(deps: ActivityDeps, input: SendMessageInput): Promise<SendOutcome> {
+  const context = Context.current();
+  // When an earlier attempt's send left (heartbeat details): it may still create its task.
+  let sentAt = sentAtOf(context.info.heartbeatDetails);
   return asActivity(input.agent.name, () =>
-    whileHeartbeating(async () => {
-      const context = Context.current();
-      const client = await clientFor(deps, input.agent);
-      const signal = context.cancellationSignal;
-      if (context.info.attempt > 1) {
-        const existing = await findSentTask(client, input.message, signal);
-        if (existing) {
-          const view = checkSentTask(deps, input, existing);
-          log.info('adopted the task created by an earlier attempt', {
-            taskId: existing.id,
-            messageId: input.message.messageId,
-          });
-          return taskOutcome(deps, input, view, existing, true);
+    whileHeartbeating(
+      async () => {
+        const client = await clientFor(deps, input.agent);
+        const signal = context.cancellationSignal;
+        if (context.info.attempt > 1) {
+          const existing = await awaitEarlierSend(client, input.message, sentAt, deps.requestTimeoutMs, signal);
+          if (existing) {
+            const view = checkSentTask(deps, input, existing);
+            log.info('adopted the task created by an earlier attempt', {
+              taskId: existing.id,
+              messageId: input.message.messageId,
+            });
+            return taskOutcome(deps, input, view, existing, true);
+          }
         }
-      }
-      const response = await client.sendMessage(
-        {
-          message: input.message,
-          configuration: { returnImmediately: true, historyLength: 0, acceptedOutputModes: input.acceptedOutputModes },
-        },
-        { signal },
-      );
-      if ('task' in response) {
-        return taskOutcome(deps, input, checkSentTask(deps, input, response.task), response.task, false);
-      }
-      const reply = { kind: 'message' as const, message: response.message };
-      return withinPayloadLimit(reply, input.agent.name, 'its direct reply', deps.offloadsPayloads);
-    }),
+        sentAt = Date.now();
+        const response = await client.sendMessage(
+          {
+            message: input.message,
+            configuration: {
+              returnImmediately: true,
+              historyLength: 0,
+              acceptedOutputModes: input.acceptedOutputModes,
+            },
+          },
+          { signal },
+        );
+        if ('task' in response) {
+          return taskOutcome(deps, input, checkSentTask(deps, input, response.task), response.task, false);
+        }
+        const reply = { kind: 'message' as const, message: response.message };
+        return withinPayloadLimit(reply, input.agent.name, 'its direct reply', deps.offloadsPayloads);
+      },
+      () => (sentAt === undefined ? undefined : { sentAt }),
+    ),
   );
+}
+
+/** `sentAt` (epoch ms) of an earlier attempt's heartbeat details, if it sent. */
+export function sentAtOf(details: unknown): number | undefined {
+  const sentAt = (details as { sentAt?: unknown } | undefined)?.sentAt;
+  return typeof sentAt === 'number' ? sentAt : undefined;
+}
+
+/** How often a retry looks again for the task an earlier send may still create. */
+const LOOK_AGAIN_MS = 1_000;
+
+/**
+ * The task an earlier attempt's send created, waiting for it when that send may still create it:
+ * a send that left at `sentAt` and got no answer (its worker died) can be acknowledged until its
+ * own request timeout (`windowMs`) has passed, so the retry looks again (by message id) until
+ * then before it sends a second time. Without `sentAt` (no earlier send) or a way to look (an
+ * agent without ListTasks), it looks once.
+ */
+export async function awaitEarlierSend(
+  client: A2AClient,
+  message: Message,
+  sentAt: number | undefined,
+  windowMs: number,
+  signal: AbortSignal,
+): Promise<Task | undefined> {
+  for (;;) {
+    const found = await lookUpSentTask(client, message, signal);
+    if (found !== undefined) return found ?? undefined;
+    const left = sentAt === undefined ? 0 : sentAt + windowMs - Date.now();
+    if (left <= 0) return undefined;
+    await Context.current().sleep(Math.min(left, LOOK_AGAIN_MS));
+  }
 }
 
 /**
@@ -122,6 +164,15 @@ export async function findSentTask(
   message: Message,
   signal: AbortSignal,
 ): Promise<Task | undefined> {
+  return (await lookUpSentTask(client, message, signal)) ?? undefined;
+}
+
+/** {@link findSentTask}, telling "not there (yet)" (undefined) from "cannot look" (null). */
+async function lookUpSentTask(
+  client: A2AClient,
+  message: Message,
+  signal: AbortSignal,
+): Promise<Task | undefined | null> {
   // Our message in its history, and (when the task says) our context: a task of another conversation is not ours.
   const holds = (task: Task) =>
     (!task.contextId || !message.contextId || task.contextId === message.contextId) &&
@@ -130,7 +181,7 @@ export async function findSentTask(
     const task = await client.getTask({ id: message.taskId, historyLength: LOOKBACK }, { signal });
     return holds(task) ? task : undefined;
   }
-  if (!message.contextId) return undefined;
+  if (!message.contextId) return null;
   try {
     const { tasks } = await client.listTasks(
       { contextId: message.contextId, historyLength: LOOKBACK, pageSize: 50 },
@@ -140,7 +191,7 @@ export async function findSentTask(
   } catch (err) {
     if (err instanceof A2AError && !err.retryable) {
       log.warn('the agent cannot list tasks; resending the message (at-least-once)', { code: err.code });
-      return undefined;
+      return null;
     }
     throw err;
   }

@@ -6,9 +6,10 @@ import { asActivity } from './failures.js';
 import { heartbeating } from './heartbeat.js';
 import { withinPayloadLimit } from './payload-limit.js';
 import { isTransient } from './reachability.js';
-import { findSentTask } from './send-message.js';
+import { awaitEarlierSend, sentAtOf } from './send-message.js';
 import type { TrackOutcome } from './task-outcome.js';
 import {
+  followerOf,
   followStream,
   progressOf,
   resumeFollowing,
@@ -45,19 +46,25 @@ export async function streamMessage(deps: ActivityDeps, input: StreamMessageInpu
     ...(message.taskId ? { taskId: message.taskId } : {}),
     ...(message.contextId ? { contextId: message.contextId } : {}),
   });
+  // When a send left (an earlier attempt's, from its heartbeat): until its request timeout, it may still create its task.
+  let earlierSentAt = sentAtOf(context.info.heartbeatDetails);
+  let sentAt = earlierSentAt;
+  const details = () => ({ ...progressOf(view, reach), ...(sentAt === undefined ? {} : { sentAt }) });
   // On cancellation the workflow learns the task id (and what was received) from the failure's details.
   return asActivity(
     input.agent.name,
     async () => {
       const client = await clientFor(deps, input.agent);
       const signal = context.cancellationSignal;
-      const heartbeats = heartbeating(() => progressOf(view, reach));
-      const follower = { client, input, view, reach, beat: heartbeats.beat, deadline: Date.now() + input.roundMs };
+      const heartbeats = heartbeating(details);
+      const follower = followerOf(deps, client, input, { view, reach }, heartbeats.beat);
       let mayHaveSent = context.info.attempt > 1;
       try {
         for (;;) {
           if (!view.task.id && mayHaveSent) {
-            const existing = await findSentTask(client, input.message, signal);
+            const window = deps.requestTimeoutMs;
+            const existing = await awaitEarlierSend(client, input.message, earlierSentAt, window, signal);
+            earlierSentAt = undefined; // a failure within this attempt tells whether the send got through
             if (existing) {
               log.info('adopted the task our message created earlier', {
                 taskId: existing.id,
@@ -68,11 +75,13 @@ export async function streamMessage(deps: ActivityDeps, input: StreamMessageInpu
           }
           const opening = view.task.id
             ? undefined // resuming: subscribe to the task (its first event, a snapshot, replaces what was seen)
-            : (round: AbortSignal) =>
-                client.sendStreamingMessage(
+            : (round: AbortSignal) => {
+                sentAt = Date.now();
+                return client.sendStreamingMessage(
                   { message: input.message, configuration: { acceptedOutputModes: input.acceptedOutputModes } },
                   { signal: round, idleTimeoutMs: STREAM_IDLE_MS },
                 );
+              };
           mayHaveSent = true;
           try {
             const end = await followStream(follower, opening);
@@ -90,6 +99,6 @@ export async function streamMessage(deps: ActivityDeps, input: StreamMessageInpu
         heartbeats.stop();
       }
     },
-    () => progressOf(view, reach),
+    details,
   );
 }

@@ -72,6 +72,12 @@ export interface TrackProgress {
   droppedBytes?: number;
   /** The same for file bytes written to the blob store (the spool's budget). */
   droppedStoredBytes?: number;
+  /** Why, in one line (the last failure, or the request still waiting), while it does not answer. */
+  lastError?: string;
+  /** While it does not answer: requests left unanswered, when the next leaves and when the delegation gives up (epoch ms). */
+  attempts?: number;
+  nextAttemptAt?: number;
+  givesUpAt?: number;
 }
 
 /** Heartbeat details are small by design: the last 16 KB of each artifact's text, 32 artifacts, 64 KB of text in all. */

@@ -12,6 +12,7 @@ import { asActivity } from './failures.js';
 import { heartbeating } from './heartbeat.js';
 import { withinPayloadLimit } from './payload-limit.js';
 import { isTransient, Reachability } from './reachability.js';
+import { watchStream } from './stream-liveness.js';
 import { phaseOf, TaskView, type TrackOutcome, type TrackProgress } from './task-outcome.js';
 import type { ExpectedTask } from './task-identity.js';
 
@@ -64,7 +65,7 @@ export async function trackTask(deps: ActivityDeps, input: TrackTaskInput): Prom
       const heartbeats = heartbeating(() => progressOf(view, reach));
       try {
         const client = await clientFor(deps, input.agent);
-        const follower = { client, input, view, reach, beat: heartbeats.beat, deadline: Date.now() + input.roundMs };
+        const follower = followerOf(deps, client, input, { view, reach }, heartbeats.beat);
         const end = input.mode === 'stream' ? await followStream(follower) : await poll(follower);
         // A subscription or a read never answers with a direct reply: that only ends a send.
         if (end.kind === 'message')
@@ -95,7 +96,8 @@ export function resumeFollowing(
   expect: ExpectedTask = {},
   taskId?: string,
 ): { view: TaskView; reach: Reachability } {
-  const resumed = Context.current().info.heartbeatDetails as TrackProgress | undefined;
+  const { heartbeatDetails, heartbeatTimeoutMs } = Context.current().info;
+  const resumed = heartbeatDetails as TrackProgress | undefined;
   const options = taskViewOptions(deps, input.agent, {
     expect,
     droppedBytes: resumed?.droppedBytes ?? input.droppedBytes ?? 0,
@@ -103,7 +105,13 @@ export function resumeFollowing(
   });
   const view = new TaskView(taskId ?? resumed?.taskId ?? '', resumed, options);
   const since = resumed?.unreachableSince ?? input.unreachableSince;
-  return { view, reach: new Reachability(input.agent.name, input.unreachableMs ?? 120_000, since) };
+  const noticeMs = probeMsOf(heartbeatTimeoutMs);
+  return { view, reach: new Reachability(input.agent.name, input.unreachableMs ?? 120_000, since, noticeMs) };
+}
+
+/** Half the heartbeat timeout (at least 1 s): how long silence lasts before it is looked into, and how long a look may take. */
+function probeMsOf(heartbeatTimeoutMs: number | undefined): number {
+  return Math.max(1_000, (heartbeatTimeoutMs ?? 5_000) / 2);
 }
 
 /** A round's outcome, with the silence it ended in (if it did). */
@@ -111,20 +119,46 @@ export function withReachability(outcome: TrackOutcome, reach: Reachability): Tr
   return reach.since === undefined ? outcome : { ...outcome, unreachableSince: reach.since };
 }
 
-/** The heartbeat details: what was seen, and since when the agent has not answered. */
+/** The heartbeat details: what was seen, and since when the agent has not answered (and why, in one line). */
 export function progressOf(view: TaskView, reach: Reachability): TrackProgress {
-  return { ...view.progress(), ...(reach.since === undefined ? {} : { unreachableSince: reach.since }) };
+  const silence = reach.silence();
+  return {
+    ...view.progress(),
+    ...(silence
+      ? {
+          unreachableSince: silence.since,
+          lastError: silence.lastError,
+          attempts: silence.attempts,
+          givesUpAt: silence.givesUpAt,
+          ...(silence.nextAttemptAt !== undefined ? { nextAttemptAt: silence.nextAttemptAt } : {}),
+        }
+      : {}),
+  };
 }
 
 /** What following a task works with. */
 export interface Follower {
   client: A2AClient;
+  /** The worker's per-request timeout (A2A_REQUEST_TIMEOUT_MS); a request waits at most what is left of the unreachable budget. */
+  requestTimeoutMs: number;
   input: Pick<RoundSettings, 'pollInitialMs' | 'pollMaxMs'> & { handled?: StatusKey };
   view: TaskView;
   reach: Reachability;
   beat: () => void;
   /** Epoch ms when the round ends. */
   deadline: number;
+}
+
+/** A round of following `view`'s task, from now until `input.roundMs` has passed. */
+export function followerOf(
+  deps: Pick<ActivityDeps, 'requestTimeoutMs'>,
+  client: A2AClient,
+  input: Follower['input'] & Pick<RoundSettings, 'roundMs'>,
+  { view, reach }: { view: TaskView; reach: Reachability },
+  beat: () => void,
+): Follower {
+  const deadline = Date.now() + input.roundMs;
+  return { client, requestTimeoutMs: deps.requestTimeoutMs, input, view, reach, beat, deadline };
 }
 
 /** Where following ended: the task decided (or the round ended, `running`), or the agent replied with a message. */
@@ -145,20 +179,39 @@ export async function followStream(
 ): Promise<FollowEnd> {
   const { client, input, view, reach, beat } = f;
   const context = Context.current();
+  const probeMs = probeMsOf(context.info.heartbeatTimeoutMs);
   let pause = input.pollInitialMs;
   for (;;) {
     const remaining = f.deadline - Date.now();
     if (remaining <= 0) return await running(view);
+    const ended = new AbortController();
     const round = AbortSignal.any([context.cancellationSignal, AbortSignal.timeout(remaining)]);
+    const stream = AbortSignal.any([round, ended.signal]);
     const before = view.events;
+    // Until its first event the stream is a request waiting for its answer; after that, silence is the agent's to keep.
+    let askedAt: number | undefined = reach.asking(opening ? 'SendStreamingMessage' : 'SubscribeToTask');
+    const watch = watchStream({
+      client,
+      view,
+      reach,
+      probeMs,
+      maxIntervalMs: STREAM_IDLE_MS,
+      signal: round,
+      endStream: () => ended.abort(),
+    });
     try {
       const events =
-        opening?.(round) ??
-        client.subscribeToTask({ id: view.task.id }, { signal: round, idleTimeoutMs: STREAM_IDLE_MS });
+        opening?.(stream) ??
+        client.subscribeToTask(
+          { id: view.task.id },
+          { signal: stream, idleTimeoutMs: STREAM_IDLE_MS, connectTimeoutMs: reach.timeoutFor(f.requestTimeoutMs) },
+        );
       opening = undefined;
       let first = true;
       for await (const event of events) {
         reach.answered();
+        watch.heard();
+        askedAt = undefined;
         if ('message' in event && !view.task.id) return { kind: 'message', message: event.message };
         await view.take(event, first); // a stream's first event is the task as it stands: a read of ours
         first = false;
@@ -169,10 +222,14 @@ export async function followStream(
     } catch (err) {
       if (round.aborted && !context.cancellationSignal.aborted) return await running(view);
       if (!view.task.id) throw err;
-      if (isTransient(err)) await reach.failed(err);
+      // The task moved on while its stream stayed silent (or the agent stopped answering): read it below.
+      if (ended.signal.aborted) pause = 0;
+      else if (isTransient(err)) await reach.failed(err, askedAt);
       // Idle (streams carry no keep-alives), or not subscribable: already terminal, or (a2a-go 0.3) a task
       // parked in an interrupted state answers "task not found". Read the truth below: GetTask fails if it is gone.
       else if (!isUnsubscribable(err)) throw err;
+    } finally {
+      watch.stop();
     }
     // A send's stream that ended before its first event leaves no task to read: the caller looks for it.
     if (!view.task.id) throw new StreamEndedEarly();
@@ -215,16 +272,19 @@ async function poll(f: Follower): Promise<FollowEnd> {
 }
 
 /** One GetTask (a transient failure counts against reachability and reads nothing): the end when the task decided. */
-async function readTask({ client, input, view, reach, beat }: Follower): Promise<FollowEnd | undefined> {
+async function readTask(f: Follower): Promise<FollowEnd | undefined> {
+  const { client, input, view, reach, beat } = f;
+  const timeoutMs = reach.timeoutFor(f.requestTimeoutMs);
+  const askedAt = reach.asking('GetTask');
   try {
     const task = await client.getTask(
       { id: view.task.id, historyLength: 0 },
-      { signal: Context.current().cancellationSignal },
+      { signal: Context.current().cancellationSignal, timeoutMs },
     );
     await view.read(task);
   } catch (err) {
     if (!isTransient(err)) throw err;
-    await reach.failed(err);
+    await reach.failed(err, askedAt);
     return undefined;
   }
   reach.answered();

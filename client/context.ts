@@ -2,11 +2,14 @@
  * What every workflow command needs: a Temporal client (from Temporal's environment
  * configuration, flags win), the namespace, the Web UI's address for links, and the output mode.
  */
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
 import { tracingClientOptions } from '../telemetry/client-interceptors.js';
 import type { Command } from 'commander';
 import { temporalTarget, type TemporalTarget } from '../platform/temporal-config.js';
-import { explainConnectionFailure, explainTemporalError } from './temporal-errors.js';
+import { refusal } from '../platform/endpoint-probe.js';
+import { CALL_DEADLINE_MS, callDeadlines } from './call-deadline.js';
+import { CliError, ExitCode } from './cli-error.js';
+import { explainConnectionFailure, explainTemporalError, unreachableServer } from './temporal-errors.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import { loadBlobSettings, openBlobStore, type BlobSettings } from '../storage/config.js';
 import { blobPlugins } from '../storage/temporal-storage.js';
@@ -17,12 +20,16 @@ export interface GlobalOptions {
   uiUrl?: string;
   json?: boolean;
   verbose?: boolean;
+  /** `--connect-timeout`, in seconds. */
+  connectTimeout?: string;
 }
 
 export interface CliContext {
   client: Client;
   address: string;
   namespace: string;
+  /** How long a call may wait for the server's answer, in seconds (said when one does not come). */
+  waitS?: number;
   /** Base URL of the Temporal Web UI; undefined when nothing says where it is (see {@link uiBaseUrl}). */
   uiBase?: string;
   json: boolean;
@@ -42,20 +49,34 @@ export function withConnectionOptions(command: Command): Command {
     .option(
       '--ui-url <url>',
       'Temporal Web UI for links (env A2A_TEMPORAL_UI_URL; default: Temporal Cloud for a Cloud address, the frontend port + 1000 for the embedded server)',
+    )
+    .option(
+      '--connect-timeout <seconds>',
+      `how long to wait for the Temporal server to answer (env A2A_TEMPORAL_CONNECT_TIMEOUT, default ${DEFAULT_CONNECT_TIMEOUT_S}; calls wait at least ${CALL_DEADLINE_MS / 1000})`,
     );
+}
+
+const DEFAULT_CONNECT_TIMEOUT_S = 10;
+
+/** `--connect-timeout` or A2A_TEMPORAL_CONNECT_TIMEOUT, in ms. @throws CliError (usage) for anything but a positive number of seconds. */
+export function connectTimeoutMs(flag: string | undefined): number {
+  const text = flag ?? process.env.A2A_TEMPORAL_CONNECT_TIMEOUT;
+  if (text === undefined || text === '') return DEFAULT_CONNECT_TIMEOUT_S * 1000;
+  const seconds = Number(text);
+  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600)
+    throw new CliError(
+      `--connect-timeout (env A2A_TEMPORAL_CONNECT_TIMEOUT) takes seconds between 0 and 3600, not "${text.slice(0, 40)}".`,
+      ExitCode.usage,
+    );
+  return Math.round(seconds * 1000);
 }
 
 /** Connects to Temporal. @throws CliError with the way out when no server answers or TLS does not fit. */
 export async function openContext(options: GlobalOptions): Promise<CliContext> {
   const target = temporalTarget(options);
+  const timeoutMs = connectTimeoutMs(options.connectTimeout);
   const settings = loadBlobSettings();
-  let connection: Connection;
-  try {
-    connection = await Connection.connect({ ...target.connectionOptions, connectTimeout: 3_000 });
-    await connection.workflowService.getSystemInfo({});
-  } catch (err) {
-    throw (await explainConnectionFailure(err, target)) ?? err;
-  }
+  const connection = await connectCli(target, timeoutMs);
   const store = openBlobStore(settings.store);
   return {
     client: new Client({
@@ -68,6 +89,7 @@ export async function openContext(options: GlobalOptions): Promise<CliContext> {
     }),
     address: target.address,
     namespace: target.namespace,
+    waitS: Math.max(timeoutMs, CALL_DEADLINE_MS) / 1000,
     uiBase: uiBaseUrl(options.uiUrl, target),
     json: options.json ?? false,
     blobs: { settings, store },
@@ -77,6 +99,33 @@ export async function openContext(options: GlobalOptions): Promise<CliContext> {
     },
   };
 }
+
+/**
+ * Connects the way every command does: a server that is not there is told at once (a refused TCP
+ * connection, tried first, where gRPC would retry until its deadline), the first answer within
+ * `timeoutMs`, every call with a deadline (see call-deadline.ts), then the SDK's retries of
+ * transient failures.
+ * @throws CliError saying whether the server cannot be reached or did not answer in time.
+ */
+export async function connectCli(target: TemporalTarget, timeoutMs: number): Promise<Connection> {
+  const refused = await refusal(target.address, Math.min(timeoutMs, REFUSAL_PROBE_MS));
+  if (refused) throw unreachableServer(target.address, new Error(refused));
+  try {
+    return await Connection.connect({
+      ...target.connectionOptions,
+      connectTimeout: timeoutMs,
+      interceptors: [
+        callDeadlines(Math.max(timeoutMs, CALL_DEADLINE_MS)),
+        makeGrpcRetryInterceptor(defaultGrpcRetryOptions()),
+      ],
+    });
+  } catch (err) {
+    throw (await explainConnectionFailure(err, target, timeoutMs / 1000)) ?? err;
+  }
+}
+
+/** A TCP connection that neither opens nor is refused in this time is left to gRPC's deadline. */
+const REFUSAL_PROBE_MS = 3_000;
 
 /** The Web UI link of a workflow, when the UI's address is known. */
 export function workflowUrl(context: Pick<CliContext, 'uiBase' | 'namespace'>, workflowId: string): string | undefined {

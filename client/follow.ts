@@ -5,6 +5,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FileSummary } from '../contract/index.js';
+import { grpcCode, GrpcStatus } from '../platform/grpc-status.js';
 import type { CliContext } from './context.js';
 import { MarkdownBlocks } from './markdown-blocks.js';
 import { renderMarkdown } from './markdown-terminal.js';
@@ -34,6 +35,18 @@ export interface FollowOptions {
    * @default a delegation's own artifacts, and a release's analysis (`compat`, `compat-sorted`)
    */
   streams?: (label: string | undefined, view: StatusView) => boolean;
+}
+
+/**
+ * How long following goes on while the server does not answer (a call past its deadline, a lost
+ * connection): a link that drops for a while must not end a watch, one gone for good ends it.
+ */
+const SERVER_PATIENCE_MS = 60_000;
+
+/** The server did not answer this time (deadline, connection lost): worth asking again. */
+function serverSilent(err: unknown): boolean {
+  const code = grpcCode(err);
+  return code === GrpcStatus.DEADLINE_EXCEEDED || code === GrpcStatus.UNAVAILABLE;
 }
 
 const streamsByDefault = (label: string | undefined, view: StatusView) =>
@@ -108,16 +121,29 @@ export async function follow(context: CliContext, workflowId: string, options: F
         );
       case 'file':
         return terminal.line(`  ${oneLine(event.label ?? 'agent')}: ${fileText(event.file)}`);
-      case 'end':
-        return terminal.line(
-          `\n■ ${event.view.kind} ${event.status.toLowerCase()}${event.view.outcome ? `: ${event.view.outcome}` : ''}`,
-        );
+      case 'end': {
+        // A release ends with its outcome; a failure with its reason (one line: the typed failure's sentence).
+        const why = event.view.outcome ?? event.view.error?.split('\n', 1)[0];
+        return terminal.line(`\n■ ${event.view.kind} ${event.status.toLowerCase()}${why ? `: ${oneLine(why)}` : ''}`);
+      }
     }
   };
 
+  let silentSince: number | undefined;
   for (;;) {
     options.signal?.throwIfAborted();
-    const view = await readStatus(context, workflowId);
+    let view: StatusView;
+    try {
+      view = await readStatus(context, workflowId);
+      silentSince = undefined;
+    } catch (err) {
+      silentSince ??= Date.now();
+      if (!serverSilent(err) || Date.now() - silentSince > SERVER_PATIENCE_MS) throw err;
+      const since = new Date(silentSince).toISOString().slice(11, 19);
+      terminal.setStatus(`the Temporal server has not answered since ${since}Z; still asking`);
+      await sleep(options.intervalMs ?? 400, undefined, { signal: options.signal });
+      continue;
+    }
     if (view.phase !== phase) {
       phase = view.phase;
       emit({ type: 'phase', phase });

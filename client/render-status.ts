@@ -10,6 +10,7 @@ import { fitLines, paintTerminal, renderColumns, renderMarkdown, type TerminalTe
 import { terminalStyle, type OutputFormat, type TerminalStyle } from './output-format.js';
 import type { StatusView } from './status-view.js';
 import { indentLines, oneLine, terminalJson, terminalSafe } from './terminal-text.js';
+import type { Problem } from './tracking-progress.js';
 
 export interface StatusRendering {
   /** @default 80 columns, no colour */
@@ -76,6 +77,7 @@ export function renderStatus(view: StatusView, { style = PLAIN, format = 'text' 
     lines.push(...renderColumns(rows, style));
     for (const d of view.delegations) {
       if (d.error) lines.push(t(`  ${oneLine(d.label ?? d.agent)}: ${indentLines(d.error, '    ')}`));
+      if (d.problem) lines.push(t(`  ${oneLine(d.label ?? d.agent)}: ! ${problemText(d.problem)}`));
     }
   }
   const artifacts = view.delegations.flatMap((d) => d.artifacts.map((a) => ({ d, a })));
@@ -102,6 +104,23 @@ export function renderStatus(view: StatusView, { style = PLAIN, format = 'text' 
     lines.push('', t(`${capitalise(view.outcome)}: ${indentLines(view.reason, '  ')}`));
   if (view.error) lines.push('', t(`Failed: ${indentLines(view.error, '  ')}`));
   return lines.join('\n') as TerminalText;
+}
+
+/**
+ * One line: "agent unreachable since 14:02:11 (7 attempts, last: connection refused …), next try
+ * in 8 s; gives up at 14:04:11" (times of day in UTC, as the JSON's are).
+ */
+export function problemText(problem: Problem, now = Date.now()): string {
+  const time = (iso: string) => `${iso.slice(11, 19)}Z`;
+  const what = problem.kind === 'agent-unreachable' ? 'agent unreachable' : `${problem.activity} failing`;
+  const tries = `${problem.attempts} attempt${problem.attempts === 1 ? '' : 's'}`;
+  let line = `${what} since ${time(problem.since)} (${tries}, last: ${problem.lastError})`;
+  if (problem.nextAttemptAt) {
+    const inS = Math.max(0, Math.round((Date.parse(problem.nextAttemptAt) - now) / 1000));
+    line += `, next try in ${inS} s`;
+  }
+  if (problem.givesUpAt) line += `; gives up at ${time(problem.givesUpAt)}`;
+  return line;
 }
 
 function capitalise(text: string): string {

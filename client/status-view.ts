@@ -23,7 +23,7 @@ import {
 } from '../contract/index.js';
 import { workflowUrl, type CliContext } from './context.js';
 import type { TrackProgress } from '../activities/index.js';
-import { trackingProgress } from './tracking-progress.js';
+import { followingProgress, pendingActivities, problemOf, type Problem } from './tracking-progress.js';
 import { findTarget, quickQuery, type TargetKind } from './workflow-target.js';
 
 /** One artifact, chunks assembled: `text` is its text parts joined, `data` its data parts. See [docs/guide.md](../docs/guide.md#the-commands). */
@@ -66,6 +66,8 @@ export interface DelegationView {
   question?: QuestionView;
   artifacts: ArtifactView[];
   error?: string;
+  /** While it runs and something goes wrong: the agent unreachable since when, how often asked, why, the next try and when it gives up; cleared once the agent answers. */
+  problem?: Problem;
 }
 
 /** The object `status --json` prints. See [docs/guide.md](../docs/guide.md#the-commands). */
@@ -91,6 +93,9 @@ export interface StatusView {
   error?: string;
 }
 
+/** How long a status query waits for a worker's answer (then the view is built from what Temporal knows). */
+const QUERY_WAIT_MS = 3_000;
+
 /** Where {@link readStatus} reads: a Temporal client, its namespace and (for links) the Web UI's base URL. See [docs/guide.md](../docs/guide.md#the-commands). */
 export type StatusSource = Pick<CliContext, 'client' | 'namespace' | 'uiBase'>;
 
@@ -99,11 +104,15 @@ export type StatusSource = Pick<CliContext, 'client' | 'namespace' | 'uiBase'>;
  * @throws Error with a sentence for an id that names no workflow, or neither a release nor a delegation.
  */
 export async function readStatus(context: StatusSource, workflowId: string): Promise<StatusView> {
+  const asked = Date.now();
   const target = await findTarget(context, workflowId);
+  // A query waits for a worker on top of what the link takes (the describe's round trip): a slow
+  // link must not pass for a worker that does not answer.
+  const queryMs = QUERY_WAIT_MS + (Date.now() - asked);
   const status = target.description.status.name;
   const uiUrl = workflowUrl(context, workflowId);
   if (target.kind === 'delegation') {
-    const view = await readDelegation(context, target.handle, status);
+    const view = await readDelegation(context, target.handle, status, queryMs);
     return {
       workflowId,
       kind: 'delegation',
@@ -116,7 +125,7 @@ export async function readStatus(context: StatusSource, workflowId: string): Pro
     };
   }
   const release =
-    (await quickQuery(context, () => target.handle.query(releaseStatusQuery))) ??
+    (await quickQuery(context, () => target.handle.query(releaseStatusQuery), queryMs)) ??
     (await releaseFromResult(target.handle));
   const delegations = await Promise.all(
     release.delegations.map(async (d): Promise<DelegationView> => {
@@ -135,7 +144,7 @@ export async function readStatus(context: StatusSource, workflowId: string): Pro
           phase: d.phase,
           artifacts: [],
         };
-      return { ...(await readDelegation(context, child, childStatus)), label: d.label };
+      return { ...(await readDelegation(context, child, childStatus, queryMs)), label: d.label };
     }),
   );
   return {
@@ -167,8 +176,13 @@ async function readDelegation(
   context: StatusSource,
   handle: WorkflowHandle,
   status: WorkflowExecutionStatusName,
+  queryMs: number,
 ): Promise<DelegationView> {
-  const queried: DelegationStatus | undefined = await quickQuery(context, () => handle.query(delegationStatusQuery));
+  const queried: DelegationStatus | undefined = await quickQuery(
+    context,
+    () => handle.query(delegationStatusQuery),
+    queryMs,
+  );
   const base = queried ?? (await delegationFromResult(handle, status));
   const view: DelegationView = {
     workflowId: handle.workflowId,
@@ -194,7 +208,10 @@ async function readDelegation(
     error: base.error,
   };
   if (status !== 'RUNNING') return view;
-  const progress = await trackingProgress(handle).catch(() => undefined);
+  const pending = await pendingActivities(handle).catch(() => []);
+  const problem = problemOf(pending);
+  if (problem) view.problem = problem;
+  const progress = followingProgress(pending);
   if (!progress) return view;
   // The tracker's heartbeat is fresher than the workflow's state (it only learns at round ends).
   view.state = progress.state ?? view.state;

@@ -9,13 +9,26 @@ import { setupCommand } from '../platform/search-attributes-setup.js';
 import type { TemporalTarget } from '../platform/temporal-config.js';
 import { CliError } from './cli-error.js';
 
-/** Where the failed call went. */
-export type TemporalWhere = Pick<TemporalTarget, 'address' | 'namespace'>;
+/** Where the failed call went, and how long it could wait for its answer (seconds). */
+export type TemporalWhere = Pick<TemporalTarget, 'address' | 'namespace'> & { waitS?: number };
 
 /** The sentence for a Temporal server that does not answer at `address`. */
 export function unreachableServer(address: string, err: unknown): CliError {
   return new CliError(
     `Cannot reach the Temporal server at ${address}. Start one with \`npx --no-install a2a-temporal server\`, or point TEMPORAL_ADDRESS at yours.`,
+    1,
+    { cause: err },
+  );
+}
+
+/**
+ * The sentence for a server that connects (or might) but did not answer within `waitS`: a busy
+ * server, or a link that holds the connection while no byte moves. Not "cannot reach": waiting
+ * longer may be all it takes.
+ */
+function slowServer(address: string, waitS: number | undefined, err: unknown): CliError {
+  return new CliError(
+    `The Temporal server at ${address} did not answer${waitS ? ` within ${waitS} s` : ' in time'}: it may be busy, or something between here and it holds the connection (a proxy, a firewall, a link that drops packets); wait longer with --connect-timeout <seconds> (env A2A_TEMPORAL_CONNECT_TIMEOUT), or check the network to it.`,
     1,
     { cause: err },
   );
@@ -48,6 +61,14 @@ export function explainTemporalError(err: unknown, where: TemporalWhere): CliErr
       { cause: err },
     );
   }
+  if (code === GrpcStatus.DEADLINE_EXCEEDED) return slowServer(address, where.waitS, err);
+  if (code === GrpcStatus.UNAVAILABLE) {
+    return new CliError(
+      `Lost the connection to the Temporal server at ${address} (${serverMessage(err) || 'unavailable'}): check that it runs and the network to it, then run the command again.`,
+      1,
+      { cause: err },
+    );
+  }
   if (code === GrpcStatus.PERMISSION_DENIED || code === GrpcStatus.UNAUTHENTICATED) {
     const said = serverMessage(err);
     return new CliError(
@@ -60,12 +81,17 @@ export function explainTemporalError(err: unknown, where: TemporalWhere): CliErr
 }
 
 /**
- * The sentence for a failure while connecting: a known Temporal error ({@link explainTemporalError}),
- * or what a TCP and TLS probe of the address finds ("nothing listens", a TLS mismatch). Undefined
- * when the server answers and the error itself says more.
+ * The sentence for a failure while connecting (`waitS`: how long it waited): a known Temporal
+ * error ({@link explainTemporalError}), or what a TCP and TLS probe of the address finds ("nothing
+ * listens", a TLS mismatch, no answer in time). Undefined when the server answers and the error
+ * itself says more.
  */
-export async function explainConnectionFailure(err: unknown, target: TemporalTarget): Promise<CliError | undefined> {
-  const known = explainTemporalError(err, target);
+export async function explainConnectionFailure(
+  err: unknown,
+  target: TemporalTarget,
+  waitS?: number,
+): Promise<CliError | undefined> {
+  const known = explainTemporalError(err, { ...target, waitS });
   if (known) return known;
   // gRPC clients say only "failed to connect before the deadline": ask the endpoint itself.
   const tls = target.connectionOptions.tls ?? (target.connectionOptions.apiKey ? true : undefined);
@@ -85,8 +111,13 @@ export async function explainConnectionFailure(err: unknown, target: TemporalTar
       );
     case 'unreachable':
       return unreachableServer(target.address, err);
+    case 'silent':
+      return slowServer(target.address, waitS, err);
     default:
-      return undefined; // it answers: the error says what went wrong
+      // It answers now: a connection that timed out was a slow answer; otherwise the error says what went wrong.
+      return /before the deadline|deadline exceeded/i.test(chainText(err))
+        ? slowServer(target.address, waitS, err)
+        : undefined;
   }
 }
 

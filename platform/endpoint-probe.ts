@@ -15,10 +15,28 @@ export type EndpointDiagnosis =
   | { kind: 'tls-failed'; detail: string }
   /** The connection was plain, but the server speaks TLS. */
   | { kind: 'needs-tls' }
+  /** TCP connects, then nothing comes back (something between holds the connection open). */
+  | { kind: 'silent' }
   /** TCP (and TLS, when asked for) work: the failure is elsewhere. */
   | { kind: 'reachable' };
 
 const PROBE_TIMEOUT_MS = 3_000;
+const NO_ANSWER = `no answer within ${PROBE_TIMEOUT_MS / 1000} s`;
+
+/**
+ * Why nothing accepts a TCP connection at `address` (refused, no such host), or undefined when a
+ * connection opens or nothing answers within `timeoutMs` (a slow or filtered server: only the call
+ * itself can tell). Quick: a refusal comes back at once, where gRPC keeps retrying until its deadline.
+ */
+export async function refusal(address: string, timeoutMs: number): Promise<string | undefined> {
+  const { host, port } = splitAddress(address);
+  const failed = await attempt((done) => {
+    const socket = tcpConnect({ host, port, timeout: timeoutMs });
+    socket.once('connect', () => done(socket));
+    return socket;
+  });
+  return failed === NO_ANSWER ? undefined : failed;
+}
 
 export async function probeEndpoint(
   address: string,
@@ -49,6 +67,7 @@ export async function probeEndpoint(
     socket.once('secureConnect', () => done(socket));
     return socket;
   });
+  if (handshake === NO_ANSWER) return { kind: 'silent' };
   if (config) return handshake ? { kind: 'tls-failed', detail: handshake } : { kind: 'reachable' };
   return handshake ? { kind: 'reachable' } : { kind: 'needs-tls' };
 }
@@ -67,7 +86,7 @@ function attempt(open: (done: (socket: { destroy(): void }) => void) => NodeJS.E
     });
     socket.once('timeout', () => {
       socket.destroy();
-      resolve(`no answer within ${PROBE_TIMEOUT_MS / 1000} s`);
+      resolve(NO_ANSWER);
     });
   });
 }

@@ -32,6 +32,15 @@ export interface AgentServerOptions {
   /** Host name written into the card's interface URLs (e.g. a compose service name). @default the bound host */
   publicHost?: string;
   /**
+   * The base URL written into the card's interface URLs when clients reach the agent through
+   * something in front of it (a proxy on another port). @default `scheme://publicHost:port`
+   */
+  publicUrl?: string;
+  /** Port of the gRPC interface (with `GRPC` among `bindings`). @default 0, a free one */
+  grpcPort?: number;
+  /** `host:port` the card names for the gRPC interface (a proxy in front of it). @default the bound one */
+  publicGrpcAddress?: string;
+  /**
    * Require `Authorization: Bearer <token>` on every A2A call (the card stays public); others get
    * 401. For tests that prove credentials are sent, and as an example of a protected agent.
    */
@@ -49,7 +58,7 @@ export interface AgentServerOptions {
 export interface RunningAgent {
   /** The agent card's `name`. */
   name: string;
-  /** `http://HOST:PORT` (`https:` with `security.tls`), with the port actually bound. */
+  /** `http://HOST:PORT` (`https:` with `security.tls`), with the port actually bound; `publicUrl` when given. */
   baseUrl: string;
   /** `baseUrl + '/.well-known/agent-card.json'`. */
   cardUrl: string;
@@ -90,16 +99,21 @@ export async function startAgentServer(
   const { server, scheme } = createAgentServer(security);
   await listen(server, options.port ?? 0, host, definition.description.name);
   const { port } = server.address() as AddressInfo;
-  const baseUrl = `${scheme}://${options.publicHost ?? urlHost(host)}:${port}`;
+  const baseUrl =
+    options.publicUrl?.replace(/\/+$/, '') ?? `${scheme}://${options.publicHost ?? urlHost(host)}:${port}`;
 
   // The gRPC port is bound first: the card names it, the request handler needs the card.
   const grpc = options.bindings?.includes('GRPC')
-    ? await bindGrpcServer({ host, publicHost: options.publicHost ?? urlHost(host), security }).catch(
-        async (error: unknown) => {
-          await new Promise((resolve) => server.close(resolve));
-          throw error;
-        },
-      )
+    ? await bindGrpcServer({
+        host,
+        port: options.grpcPort ?? 0,
+        publicHost: options.publicHost ?? urlHost(host),
+        publicAddress: options.publicGrpcAddress,
+        security,
+      }).catch(async (error: unknown) => {
+        await new Promise((resolve) => server.close(resolve));
+        throw error;
+      })
     : undefined;
   const built = buildAgentCard(definition.description, baseUrl, legacy, options.bindings, grpc?.address);
   const card = security?.card ? security.card(built) : built;

@@ -33,11 +33,15 @@ export interface GrpcListener {
 /** Decides whether a call's `authorization` may pass; resolves to the refusal's message, or undefined. */
 type Gate = (authorization: string) => Promise<string | undefined>;
 
-/** Binds a gRPC server on `host`, port 0 (TLS, and mutual TLS with `clientCa`, as `security.tls` says). */
+/** Binds a gRPC server on `host`, `port` (TLS, and mutual TLS with `clientCa`, as `security.tls` says). */
 export async function bindGrpcServer(options: {
   host: string;
+  /** 0: a free one. */
+  port: number;
   /** The host written into `address`. */
   publicHost: string;
+  /** `address` as clients reach it (a proxy in front); overrides `publicHost` and the bound port. */
+  publicAddress?: string | undefined;
   security?: AgentSecurityOptions | undefined;
 }): Promise<GrpcListener> {
   const server = new Server();
@@ -51,10 +55,12 @@ export async function bindGrpcServer(options: {
     : ServerCredentials.createInsecure();
   const bindHost = options.host.includes(':') ? `[${options.host}]` : options.host;
   const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(`${bindHost}:0`, credentials, (error, bound) => (error ? reject(error) : resolve(bound))),
+    server.bindAsync(`${bindHost}:${options.port}`, credentials, (error, bound) =>
+      error ? reject(error) : resolve(bound),
+    ),
   );
   return {
-    address: `${options.publicHost}:${port}`,
+    address: options.publicAddress ?? `${options.publicHost}:${port}`,
     serve(requestHandler, recorder, gate) {
       const service = grpcService({ requestHandler, userBuilder: recorder.grpcUserBuilder });
       server.addService(A2AService, gate ? gated(service, gate) : service);

@@ -1,4 +1,4 @@
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
 import { DefaultLogger } from '@temporalio/worker';
 import { installRuntime } from '../../telemetry/runtime.js';
 import { consoleLogger, logFormat, logFunction } from '../log-format.js';
@@ -11,7 +11,7 @@ import { startWebhookReceiver, STATS_PATH } from '../../worker/webhook-receiver.
 import { processDeliveryObserver } from '../../worker/run-worker.js';
 import { tracingClientOptions } from '../../telemetry/client-interceptors.js';
 import { CliError } from '../cli-error.js';
-import { explainConnectionFailure } from '../temporal-errors.js';
+import { connectCli, connectTimeoutMs } from '../context.js';
 import { waitForExitSignal } from '../wait-for-exit.js';
 import { parsePort } from './server.js';
 
@@ -41,15 +41,9 @@ export function registerWebhookCommand(program: Command): void {
         } catch (err) {
           throw new CliError((err as Error).message, 2, { cause: err });
         }
-        let connection: Connection;
-        try {
-          connection = await Connection.connect({ ...target.connectionOptions, connectTimeout: 3_000 });
-          await connection.workflowService.getSystemInfo({});
-        } catch (err) {
-          throw (
-            (await explainConnectionFailure(err, target)) ?? new CliError((err as Error).message, 1, { cause: err })
-          );
-        }
+        const connection = await connectCli(target, connectTimeoutMs(undefined)).catch((err: unknown) => {
+          throw err instanceof CliError ? err : new CliError((err as Error).message, 1, { cause: err });
+        });
         try {
           const receiver = await startWebhookReceiver({
             ...config,

@@ -6,6 +6,7 @@
  */
 import {
   allHandlersFinished,
+  ApplicationFailure,
   CancellationScope,
   CancelledFailure,
   condition,
@@ -19,6 +20,7 @@ import {
 import type { Message } from '../../a2a/index.js';
 import type { TrackOutcome } from '../../activities/index.js';
 import type { AgentRef, DelegateInput, DelegateResult, ResolvedAgent } from '../../contract/delegation-types.js';
+import { FailureType } from '../../contract/failure-types.js';
 import { agentLabel } from '../../contract/telemetry.js';
 import { delegationActivities, type DelegationActivityCalls } from './activity-proxies.js';
 import { waitForAnswer } from './answers.js';
@@ -59,6 +61,8 @@ export class Delegation {
   private tracker: Tracker | undefined;
   /** Set once the run hands the task to its next run: nothing is given back at the agent. */
   private handedOver = false;
+  /** The run failed because the agent could not be reached: nothing more is asked of it. */
+  private unreachable = false;
 
   /** @throws ApplicationFailure `A2A_INVALID_INPUT` when a setting is invalid (nothing was sent). */
   constructor(readonly input: DelegateInput) {
@@ -168,13 +172,16 @@ export class Delegation {
     // A stream turn that failed before the workflow adopted its task still names it in its progress.
     const taskId = this.state.taskId ?? turnTaskId(err);
     if (leavesTaskRunning(failure, this.state, taskId)) await this.cancelRemoteTask('the delegation failed', taskId);
+    // An agent that could not be reached is not asked again to delete its push config: that would
+    // cost another unreachable timeout; its deliveries get 410 Gone from the receiver.
+    this.unreachable = failure instanceof ApplicationFailure && failure.type === FailureType.agentUnreachable;
     this.state.failed(failure.message);
     return failure;
   }
 
   /** Gives back what the tracker holds at the agent (push config), once, however the run ended. */
   async close(): Promise<void> {
-    if (!this.handedOver) await this.tracker?.close();
+    if (!this.handedOver && !this.unreachable) await this.tracker?.close();
   }
 
   /**

@@ -1,13 +1,5 @@
 /** How a delegation's messages are built and how it ends: results, typed failures, cancellation. */
-import {
-  ActivityFailure,
-  ApplicationFailure,
-  CancelledFailure,
-  isCancellation,
-  TimeoutFailure,
-  uuid4,
-} from '@temporalio/workflow';
-import { TimeoutType } from '@temporalio/common';
+import { ActivityFailure, ApplicationFailure, CancelledFailure, isCancellation, uuid4 } from '@temporalio/workflow';
 import type { Message, Part } from '../../a2a/index.js';
 import type { TrackOutcome, TrackProgress } from '../../activities/index.js';
 import type { DelegationState } from './delegation-state.js';
@@ -16,6 +8,7 @@ import { FailureType } from '../../contract/failure-types.js';
 import { agentLabel } from '../../contract/telemetry.js';
 import type { AfterSend } from './modes/index.js';
 import { TRACKING_DEFAULTS } from './tracking-settings.js';
+import { outOfTime } from './unreachable.js';
 
 export function firstMessage(input: DelegateInput, contextId: string): Message {
   const parts: Part[] = [...(input.text ? [{ text: input.text } as Part] : []), ...(input.parts ?? [])];
@@ -98,12 +91,9 @@ export function terminalFailure(outcome: TrackOutcome, state: DelegationState): 
  * agent names the last error and what to do), never an activity's wrapper.
  */
 export function delegationFailure(err: unknown, input: DelegateInput): Error {
-  if (
-    err instanceof ActivityFailure &&
-    err.cause instanceof TimeoutFailure &&
-    err.cause.timeoutType === TimeoutType.SCHEDULE_TO_CLOSE
-  ) {
-    const last = err.cause.cause?.message ?? 'no answer';
+  const late = outOfTime(err);
+  if (late) {
+    const { last } = late;
     const unreachable = input.tracking?.unreachableTimeout ?? TRACKING_DEFAULTS.unreachableTimeout;
     return ApplicationFailure.create({
       type: FailureType.agentUnreachable,

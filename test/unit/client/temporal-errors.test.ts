@@ -35,6 +35,14 @@ describe('explainTemporalError', () => {
     );
   });
 
+  it('says a call past its deadline was not answered within the wait, and how to wait longer, not that the server cannot be reached', () => {
+    const err = wrapped('Failed to query Workflow', 4, 'DEADLINE_EXCEEDED: Deadline exceeded after 15.001s');
+    const message = explainTemporalError(err, { ...where, waitS: 15 })?.message;
+    expect(message).toMatch(/^The Temporal server at payments\.a1b2c\.tmprl\.cloud:7233 did not answer within 15 s: /);
+    expect(message).toContain('--connect-timeout <seconds> (env A2A_TEMPORAL_CONNECT_TIMEOUT)');
+    expect(message).not.toMatch(/cannot reach/i);
+  });
+
   it('leaves other failures alone', () => {
     expect(
       explainTemporalError(wrapped('Failed to start Workflow', 6, 'ALREADY_EXISTS: started'), where),

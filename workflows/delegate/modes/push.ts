@@ -12,6 +12,7 @@ import { isAnsweredStatus, statusKeyOf } from '../../../contract/answered-status
 import type { ResolvedAgent, StatusKey, TaskUpdatedNotice } from '../../../contract/delegation-types.js';
 import { FailureType } from '../../../contract/failure-types.js';
 import type { Delegation } from '../delegation.js';
+import { outOfTime } from '../unreachable.js';
 import { sendAndAdopt } from './send.js';
 import type { AfterSend, Tracker } from './tracker.js';
 
@@ -61,8 +62,9 @@ export function pushMode(run: Delegation): Tracker {
     try {
       await acts.registerPushConfig({ agent, ...registration }, `Register push config for task ${taskId} at ${name}`);
     } catch (err) {
-      // Nobody could follow the task: do not leave it running at the agent.
-      await run.cancelRemoteTask('push config refused');
+      // Nobody could follow the task: do not leave it running at the agent (unless the agent
+      // cannot be reached at all: asking it to cancel would cost another unreachable timeout).
+      if (!outOfTime(err)) await run.cancelRemoteTask('push config refused');
       throw err;
     }
   };

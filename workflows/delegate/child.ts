@@ -14,7 +14,7 @@ import { A2A_AGENT } from '../../contract/search-attributes.js';
 import { agentLabel } from '../../contract/telemetry.js';
 import { truncateBytes } from '../../contract/text.js';
 
-/** How `delegateTo` and `startDelegation` start the child delegation: its id and options. See [docs/guide.md](../docs/guide.md#delegation-inside-your-own-workflows). */
+/** How `delegateTo` and `startDelegation` start the child delegation: its id and options. See [docs/guide.md](../../docs/guide.md#delegation-inside-your-own-workflows). */
 export interface DelegationChildOptions {
   /** @default `<parent id>/<label or "delegate">-<8 hex>` */
   workflowId?: string;

@@ -45,7 +45,7 @@ import { ReleasePublisher } from './release-ui.js';
 /** The text of the follow-up that turns the analysis into a sorted list of fix suggestions. */
 export const SORT_REQUEST = 'Sort the fix suggestions by risk, highest first.';
 
-/** The `release` workflow: delegates the dependency analysis and the checks, follows up for fixes sorted by risk, builds the report and waits for approval. See [docs/guide.md](../docs/guide.md#the-commands). */
+/** The `release` workflow: delegates the dependency analysis and the checks, follows up for fixes sorted by risk, builds the report and waits for approval. See [docs/guide.md](../../docs/guide.md#the-commands). */
 export async function release(input: ReleaseInput): Promise<ReleaseResult> {
   const approvalTimeoutMs = checkedDurations(input);
   const releaseId = workflowInfo().workflowId;

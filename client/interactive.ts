@@ -45,7 +45,8 @@ export function interactiveHandlers(
         );
         return;
       }
-      const answer = { text, taskId: question.taskId, by };
+      // The person answered this question's prompt: the answer names it, so it never lands on the next one.
+      const answer = { text, taskId: question.taskId, ...(question.id ? { questionId: question.id } : {}), by };
       if (view.kind === 'release') await updateOrExplain(handle, releaseAnswerUpdate, answer);
       else await updateOrExplain(handle, answerUpdate, answer);
       terminal.line(`  ✓ answered: ${text}`);

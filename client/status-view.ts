@@ -43,6 +43,8 @@ export interface QuestionView {
   /** The delegation's workflow id (answer it there, or at the release with `--task`). */
   workflowId: string;
   label?: string;
+  /** The question's id within its delegation (`q1`, `q2`, …): an answer names it (`answer --question`). */
+  id?: string;
   taskId: string;
   state: PendingQuestion['state'];
   text: string;
@@ -159,6 +161,7 @@ export async function readStatus(context: StatusSource, workflowId: string): Pro
     questions: release.questions.map((q) => ({
       workflowId: q.workflowId,
       label: q.label,
+      ...(q.id ? { id: q.id } : {}),
       taskId: q.taskId,
       state: q.state,
       text: q.text,
@@ -199,6 +202,7 @@ async function readDelegation(
       ? {
           workflowId: handle.workflowId,
           label: base.label,
+          ...(base.question.id ? { id: base.question.id } : {}),
           taskId: base.question.taskId,
           state: base.question.state,
           text: base.question.text,

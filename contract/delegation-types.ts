@@ -262,9 +262,16 @@ export interface AnswerInput {
   /**
    * The question this answers (`PendingQuestion.id`, from the status the caller read): refused
    * when that question no longer waits, so a late or repeated answer never answers the next
-   * question. Without it the answer goes to whatever question waits.
+   * question. Without it the answer goes to the question that waits, unless it repeats the
+   * previous question's answer moments after the new question was asked (a late duplicate).
    */
   questionId?: string;
+  /**
+   * True when `questionId` is the question that was pending when the caller started, not one a
+   * person chose (`a2a-temporal answer` without `--question`): the answer is checked as a
+   * possible late duplicate just like an answer without a question id.
+   */
+  boundToPending?: boolean;
   /** Idempotency key: the same answer id is applied once, however often it is delivered. */
   answerId?: string;
   /** Who answers (a person's or a system's name), for traces: `a2a-temporal answer --by`, default the user name. */

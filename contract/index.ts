@@ -4,6 +4,7 @@
  * built-ins, no I/O): workflows, activities, workers and clients all import it.
  */
 export {
+  type AnswerInput,
   type DelegateInput,
   type DelegateResult,
   type DelegationPhase,

@@ -8,33 +8,17 @@ import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import {
   answerUpdate,
-  delegationStatusQuery,
   FailureType,
   type DelegateInput,
   type DelegateResult,
-  type DelegationStatus,
-  type PendingQuestion,
 } from '../../contract/index.js';
-import { waitFor } from '../helpers/wait.js';
 import { heldUntilReleased, outcome, resolved, sent, task, TASK_ID, turn } from './scripted-agent.js';
-import { useScriptedWorker } from './support.js';
+import { questionOf, statusOf, useScriptedWorker } from './support.js';
 
 const temporal = useScriptedWorker('time-skipping');
 
 const request: DelegateInput = { agent: 'compat', label: 'compat', text: 'Check payment-service for Node.js 24' };
 const nodeQuestion = { text: 'Which Node.js version?', messageId: 'm-node' };
-
-function statusOf(handle: WorkflowHandle): Promise<DelegationStatus> {
-  return handle.query(delegationStatusQuery);
-}
-
-/** Waits until the delegation asks question `id` and returns it. */
-function questionOf(handle: WorkflowHandle, id: string): Promise<PendingQuestion> {
-  return waitFor(async () => {
-    const { question } = await statusOf(handle);
-    return question?.id === id ? question : undefined;
-  });
-}
 
 async function failureOf(handle: WorkflowHandle): Promise<ApplicationFailure> {
   const err = await handle.result().then(

@@ -13,8 +13,10 @@ import type { Client, WorkflowHandleWithFirstExecutionRunId as WorkflowHandle } 
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Runtime, Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, inject } from 'vitest';
+import { delegationStatusQuery, type DelegationStatus, type PendingQuestion } from '../../contract/index.js';
 import { searchAttributeKeys } from '../../contract/search-attributes.js';
 import { registerSearchAttributes } from '../../platform/search-attributes-setup.js';
+import { waitFor } from '../helpers/wait.js';
 import { outcome, resolved, ScriptedAgent, scriptedActivities, sent, type Step } from './scripted-agent.js';
 
 let runtimeInstalled = false;
@@ -34,6 +36,8 @@ export interface ScriptedWorker {
     input: T,
     scripts: Record<string, Step[]>,
   ): Promise<{ handle: WorkflowHandle; agents: Record<string, ScriptedAgent> }>;
+  /** Lets `ms` of the test server's time pass (skipped at once on the time-skipping server). */
+  sleep(ms: number): Promise<void>;
 }
 
 /** Starts of a test server tried before giving up. */
@@ -143,5 +147,18 @@ export function useScriptedWorker(kind: TestServerKind): ScriptedWorker {
       const handle = await env.client.workflow.start(workflowType, { taskQueue, workflowId, args: [input] });
       return { handle, agents };
     },
+    sleep: (ms) => env.sleep(ms),
   };
+}
+
+export function statusOf(handle: Pick<WorkflowHandle, 'query'>): Promise<DelegationStatus> {
+  return handle.query(delegationStatusQuery);
+}
+
+/** Waits until the delegation asks question `id` and returns it. */
+export function questionOf(handle: Pick<WorkflowHandle, 'query'>, id: string): Promise<PendingQuestion> {
+  return waitFor(async () => {
+    const { question } = await statusOf(handle);
+    return question?.id === id ? question : undefined;
+  });
 }

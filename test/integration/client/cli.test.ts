@@ -66,7 +66,9 @@ describe('the a2a-temporal CLI', () => {
 
     const answered = await cli('answer', workflowId, 'Node.js', '24');
     expect(answered.code, answered.stderr).toBe(0);
-    expect(answered.stdout).toMatch(new RegExp(`^Answer sent to compat \\(task ${question!.taskId}\\)`));
+    expect(answered.stdout).toMatch(
+      new RegExp(`^Answered question q1 \\("[^\\n]*"\\): sent to compat \\(task ${question!.taskId}\\)`),
+    );
     const again = await cli('answer', workflowId, 'Node.js 22');
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(

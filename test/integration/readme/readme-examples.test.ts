@@ -346,7 +346,7 @@ async function releaseStory(env: ShellEnv): Promise<void> {
   expectShownOutput(take(EXAMPLES.releaseStart), release.stdout());
   await release.waitFor(/\(answer it with: a2a-temporal answer /);
   const answered = await run(EXAMPLES.answer, env, { id: id! });
-  expect(answered.stdout).toMatch(/^Answer sent to compat \(task \S+\)/m);
+  expect(answered.stdout).toMatch(/^Answered question q1 \("[^\n]*"\): sent to compat \(task \S+\)/m);
   await release.waitFor(/\(decide with: a2a-temporal approve /);
   const approved = await run(EXAMPLES.approve, env, { releaseId: id! });
   expect(approved.stdout).toContain(`Release ${id} approved by alice: all checks passed.`);

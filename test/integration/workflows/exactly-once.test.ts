@@ -9,11 +9,13 @@ import { startDependencyCompatAgent, type RunningAgent } from '../../../agents/i
 import { AgentRegistry } from '../../../activities/agent-registry.js';
 import { a2aTemporalPlugin } from '../../../worker/plugin.js';
 import {
+  answerSignal,
   answerUpdate,
   delegationStatusQuery,
   type DelegateResult,
   type DelegationStatus,
 } from '../../../contract/index.js';
+import { runCliProcess } from '../../helpers/cli-process.js';
 import { compatRequest, registryOf, startDelegate, waitForQuestion } from '../../helpers/delegations.js';
 import { startScriptedServer } from '../../helpers/scripted-http.js';
 import { uniqueTaskQueue, useTemporal } from '../../helpers/temporal.js';
@@ -113,6 +115,59 @@ describe('exactly once', () => {
     // The agent got the request and exactly two answers.
     expect(agent.stats.messageIds).toHaveLength(3);
   });
+
+  for (const mode of ['stream', 'poll'] as const)
+    it(`gives each of two questions the answer meant for it while 50 copies of the first answer race in (${mode})`, async () => {
+      const client = await temporal.client();
+      agent.resetStats();
+      const late =
+        /^This answer repeats the one question q1 just got, and question q2 of the delegation to compat was asked \d+ s ago, so it is taken for a late duplicate of that answer; nothing was sent\. To give question q2 the same answer on purpose, name it: a2a-temporal answer <id> --question q2/;
+      const { result, refusals, lateCli } = await withWorker(registryOf({ compat: agent }), async (taskQueue) => {
+        const handle = await startDelegate(
+          client,
+          taskQueue,
+          compatRequest({ mode, metadata: { scenario: 'second-question' } }),
+        );
+        const refusals: string[] = [];
+        const update = () =>
+          handle.executeUpdate(answerUpdate, { args: [{ text: 'Node.js 22' }] }).then(
+            () => undefined,
+            (err: Error) => void refusals.push((err.cause as Error | undefined)?.message ?? err.message),
+          );
+        const first = await waitForQuestion(handle);
+        // 50 identical answers at once, none naming its question: updates and signals.
+        const racing = Promise.all(
+          Array.from({ length: 50 }, (_, i) =>
+            i % 2 ? update() : handle.signal(answerSignal, { text: 'Node.js 22' }),
+          ),
+        );
+        const second = await waitForQuestion(handle, first);
+        await racing;
+        // Copies that arrive after q2 was asked: updates, signals and `answer` processes that bind to q2.
+        const [lateCli] = await Promise.all([
+          Promise.all([1, 2].map(() => runCliProcess(['answer', handle.workflowId, 'Node.js', '22']))),
+          ...Array.from({ length: 5 }, () => update()),
+          ...Array.from({ length: 5 }, () => handle.signal(answerSignal, { text: 'Node.js 22' })),
+        ]);
+        expect((await handle.query(delegationStatusQuery)).question).toMatchObject({ id: 'q2', text: second.text });
+        await handle.executeUpdate(answerUpdate, { args: [{ text: 'pnpm' }] });
+        return { result: (await handle.result()) as DelegateResult, refusals, lateCli };
+      });
+      // Every update but the one that answered q1 (if an update won) was refused with a sentence.
+      expect(refusals.length).toBeGreaterThanOrEqual(29);
+      for (const why of refusals)
+        expect(why).toMatch(new RegExp(`${late.source}|^The delegation to compat is not waiting for input`));
+      expect(refusals.filter((why) => late.test(why)).length).toBeGreaterThanOrEqual(5);
+      for (const run of lateCli) {
+        expect(run.code, run.stdout).toBe(1);
+        expect(run.stderr).toMatch(new RegExp(`^error: ${late.source.slice(1)}`, 'm'));
+      }
+      expect(result).toMatchObject({ state: 'TASK_STATE_COMPLETED', rounds: 2 });
+      const report = result.artifacts.flatMap((a) => a.parts.map((p) => ('text' in p ? p.text : ''))).join('');
+      expect(report).toContain('- Package manager: pnpm');
+      // The agent got the request and exactly two answers.
+      expect(agent.stats.messageIds).toHaveLength(3);
+    });
 
   it('cancels the task of a stream turn cancelled while the agent is still acknowledging it', async () => {
     const client = await temporal.client();

@@ -153,10 +153,15 @@ describe('exactly once', () => {
         await handle.executeUpdate(answerUpdate, { args: [{ text: 'pnpm' }] });
         return { result: (await handle.result()) as DelegateResult, refusals, lateCli };
       });
-      // Every update but the one that answered q1 (if an update won) was refused with a sentence.
+      // Every update but the one that answered q1 (if an update won) was refused with a sentence; under
+      // load the server may also reject an update the worker's task did not get to (nothing reaches history).
       expect(refusals.length).toBeGreaterThanOrEqual(29);
       for (const why of refusals)
-        expect(why).toMatch(new RegExp(`${late.source}|^The delegation to compat is not waiting for input`));
+        expect(why).toMatch(
+          new RegExp(
+            `${late.source}|^The delegation to compat is not waiting for input|^Workflow Update is rejected because it wasn't processed by worker`,
+          ),
+        );
       expect(refusals.filter((why) => late.test(why)).length).toBeGreaterThanOrEqual(5);
       for (const run of lateCli) {
         expect(run.code, run.stdout).toBe(1);

@@ -6,12 +6,7 @@
 import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
-import {
-  answerUpdate,
-  FailureType,
-  type DelegateInput,
-  type DelegateResult,
-} from '../../contract/index.js';
+import { answerUpdate, FailureType, type DelegateInput, type DelegateResult } from '../../contract/index.js';
 import { heldUntilReleased, outcome, resolved, sent, task, TASK_ID, turn } from './scripted-agent.js';
 import { questionOf, statusOf, useScriptedWorker } from './support.js';
 

@@ -190,9 +190,12 @@ describe('the push receiver under attack', () => {
       rig,
       '10000-valid-deliveries',
       async () => {
-        // From an address of its own (127.0.0.2): the ordinary delegations' agent is 127.0.0.1.
+        // From an address of its own (127.0.0.2): the ordinary delegations' agent is 127.0.0.1, and the
+        // limit is per source. (A Pool's `localAddress` is a top-level option: undici's connector
+        // overwrites one given in `connect`, so the flood came from 127.0.0.1 and took the agent's
+        // own deliveries' budget — a delivery the SDK does not retry, so a delegation waited an hour.)
         const url = new URL(target.url);
-        const pool = new Pool(url.origin, { connections: 16, connect: { localAddress: '127.0.0.2' } });
+        const pool = new Pool(url.origin, { connections: 16, localAddress: '127.0.0.2' });
         let next = 0;
         const sender = async () => {
           while (next < 10_000) {

@@ -68,7 +68,7 @@ export function renderStatus(view: StatusView, { style = PLAIN, format = 'text' 
       [
         d.label ?? '-',
         d.agent,
-        d.phase,
+        phaseText(d),
         d.binding ? `${d.binding}${d.mode ? ` · ${d.mode}` : ''}` : '-',
         d.state ?? '-',
         d.taskId ? `task ${d.taskId}` : '',
@@ -104,6 +104,26 @@ export function renderStatus(view: StatusView, { style = PLAIN, format = 'text' 
     lines.push('', t(`${capitalise(view.outcome)}: ${indentLines(view.reason, '  ')}`));
   if (view.error) lines.push('', t(`Failed: ${indentLines(view.error, '  ')}`));
   return lines.join('\n') as TerminalText;
+}
+
+/** Task states after which the agent does no more work on the task. */
+const ENDED_STATES: ReadonlySet<string> = new Set([
+  'TASK_STATE_COMPLETED',
+  'TASK_STATE_FAILED',
+  'TASK_STATE_CANCELED',
+  'TASK_STATE_REJECTED',
+]);
+
+/**
+ * The delegation's phase, except that a canceled one whose agent still reports its task at work
+ * says so: the delegation ended, the remote task may not have.
+ */
+function phaseText(d: StatusView['delegations'][number]): string {
+  if (d.phase !== 'canceled' || !d.state || ENDED_STATES.has(d.state)) return d.phase;
+  return `cancel requested; the agent reported ${d.state
+    .replace(/^TASK_STATE_/, '')
+    .toLowerCase()
+    .replace(/_/g, '-')}`;
 }
 
 /**

@@ -68,6 +68,8 @@ export interface DelegationView {
   question?: QuestionView;
   artifacts: ArtifactView[];
   error?: string;
+  /** What became of our CancelTask, when the delegation canceled its remote task: the task's state after it, or why the agent refused it. */
+  remoteCancel?: string;
   /** While it runs and something goes wrong: the agent unreachable since when, how often asked, why, the next try and when it gives up; cleared once the agent answers. */
   problem?: Problem;
 }
@@ -210,6 +212,7 @@ async function readDelegation(
       : undefined,
     artifacts: base.artifacts.map(artifactView),
     error: base.error,
+    ...(base.remoteCancel ? { remoteCancel: base.remoteCancel } : {}),
   };
   if (status !== 'RUNNING') return view;
   const pending = await pendingActivities(handle).catch(() => []);

@@ -60,6 +60,15 @@ describe('renderStatus', () => {
     expect(text).toContain('inventory · sbom (sbom.cdx.json, application/vnd.cyclonedx+json, 5.2 KiB)');
     expect(text).toContain('inventory · Build (app.tar, application/x-tar, 3.0 MiB so far)');
   });
+
+  it('says "cancel requested" for a canceled delegation whose agent still reports its task at work', () => {
+    const canceled = { ...delegation(), status: 'CANCELLED' as const, phase: 'canceled' as const };
+    const wide = { style: { width: 160, color: false } };
+    const working = renderStatus(view([{ ...canceled, remoteCancel: 'TASK_STATE_WORKING' }]), wide);
+    expect(working).toMatch(/inventory\s+cancel requested; the agent reported working\s+-\s+TASK_STATE_WORKING/);
+    const done = renderStatus(view([{ ...canceled, state: 'TASK_STATE_CANCELED' }]), wide);
+    expect(done).toMatch(/inventory\s+canceled\s+-\s+TASK_STATE_CANCELED/);
+  });
 });
 
 describe('the release report', () => {

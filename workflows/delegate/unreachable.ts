@@ -11,7 +11,22 @@ export function outOfTime(err: unknown): { last: string } | undefined {
   if (!(err instanceof ActivityFailure)) return undefined;
   if (err.cause instanceof TimeoutFailure && err.cause.timeoutType === TimeoutType.SCHEDULE_TO_CLOSE)
     return { last: err.cause.cause?.message ?? 'no answer' };
-  if (err.retryState === RetryState.TIMEOUT && err.cause instanceof ApplicationFailure)
+  if (
+    err.retryState === RetryState.TIMEOUT &&
+    err.cause instanceof ApplicationFailure &&
+    UNREACHABLE_TYPES.has(err.cause.type ?? '')
+  )
     return { last: err.cause.message };
   return undefined;
 }
+
+/**
+ * The failures that say the agent could not be reached (no connection, no answer in time). Any
+ * other last failure keeps its own type: an agent that asked for a longer wait than the delegation
+ * allows (429 with a huge Retry-After) is rate-limited, not unreachable.
+ */
+const UNREACHABLE_TYPES: ReadonlySet<string> = new Set([
+  'A2A_CONNECTION_FAILED',
+  'A2A_TIMEOUT',
+  'A2A_STREAM_IDLE_TIMEOUT',
+]);

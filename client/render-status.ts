@@ -5,6 +5,7 @@
  * heading. Scrubbed here (terminal-text.ts), then painted: the delegations are a table fitted to
  * the terminal's width, the report is rendered markdown (or its source, for `markdown`).
  */
+import { isTerminalState } from '../a2a/index.js';
 import { sizeText, type FileSummary } from '../contract/artifact-ref.js';
 import { fitLines, paintTerminal, renderColumns, renderMarkdown, type TerminalText } from './markdown-terminal.js';
 import { terminalStyle, type OutputFormat, type TerminalStyle } from './output-format.js';
@@ -106,20 +107,12 @@ export function renderStatus(view: StatusView, { style = PLAIN, format = 'text' 
   return lines.join('\n') as TerminalText;
 }
 
-/** Task states after which the agent does no more work on the task. */
-const ENDED_STATES: ReadonlySet<string> = new Set([
-  'TASK_STATE_COMPLETED',
-  'TASK_STATE_FAILED',
-  'TASK_STATE_CANCELED',
-  'TASK_STATE_REJECTED',
-]);
-
 /**
  * The delegation's phase, except that a canceled one whose agent still reports its task at work
  * says so: the delegation ended, the remote task may not have.
  */
 function phaseText(d: StatusView['delegations'][number]): string {
-  if (d.phase !== 'canceled' || !d.state || ENDED_STATES.has(d.state)) return d.phase;
+  if (d.phase !== 'canceled' || !d.state || isTerminalState(d.state)) return d.phase;
   return `cancel requested; the agent reported ${d.state
     .replace(/^TASK_STATE_/, '')
     .toLowerCase()

@@ -25,8 +25,11 @@ export type SupportedVersion = '1.0' | '0.3';
 
 /** The interface chosen from a card: where to send requests and how to speak there. See [docs/grpc.md](../docs/grpc.md#choosing-an-interface). */
 export interface SelectedInterface {
+  /** The interface's URL (`host:port` for gRPC). */
   url: string;
+  /** The binding we speak to it: JSON-RPC, HTTP+JSON or gRPC. */
   binding: SupportedBinding;
+  /** The protocol version we speak to it: 1.0 or 0.3. */
   protocolVersion: SupportedVersion;
   /** Copied into every request when non-empty. */
   tenant?: string;
@@ -34,10 +37,13 @@ export interface SelectedInterface {
 
 /** An agent card as fetched: the validated card and how long it may be cached. See [docs/guide.md](../docs/guide.md#the-a2a-client-on-its-own). */
 export interface FetchedAgentCard {
+  /** The validated card. */
   card: AgentCard;
   /** The URL the card was fetched from. */
   cardUrl: string;
+  /** The card's `ETag`, to revalidate it. */
   etag?: string;
+  /** The card's `Last-Modified`, to revalidate it. */
   lastModified?: string;
   /** From `Cache-Control: max-age` (0 for `no-cache`/`no-store`). */
   maxAgeSeconds?: number;
@@ -45,12 +51,17 @@ export interface FetchedAgentCard {
 
 /** How `fetchAgentCard` fetches: timeouts, caps, policy and credentials. See [docs/guide.md](../docs/guide.md#the-a2a-client-on-its-own). */
 export interface FetchAgentCardOptions {
+  /** Aborts the fetch. */
   signal?: AbortSignal;
+  /** The undici dispatcher to send through (a pool, mTLS). @default undici's global dispatcher */
   dispatcher?: Dispatcher;
+  /** The whole fetch's deadline. */
   timeoutMs?: number;
+  /** Credentials for the card, where the agent protects it (sent only where the policy allows). */
   auth?: AuthResolver;
   /** A card fetched earlier: it is revalidated (`If-None-Match`/`If-Modified-Since`), and returned as is on 304. */
   previous?: FetchedAgentCard;
+  /** The `User-Agent` header. */
   userAgent?: string;
   /** Caps on what is read; the card is bounded by `maxCardBytes`. @default DEFAULT_LIMITS */
   limits?: Partial<A2ALimits>;

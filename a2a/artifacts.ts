@@ -22,7 +22,9 @@ import { isTerminalState } from './schemas/task-state.js';
 
 /** The artifacts of one task, in first-seen order, and which of them have received their last chunk. See [docs/guide.md](../docs/guide.md#the-a2a-client-on-its-own). */
 export interface ArtifactSet {
+  /** The artifacts, in the order their first chunks arrived. */
   artifacts: Artifact[];
+  /** Artifact id → whether its last chunk has arrived. */
   lastChunk: Record<string, boolean>;
 }
 

@@ -9,7 +9,9 @@ import { Buffer } from 'node:buffer';
 
 /** What to add to a request: extra headers and/or query parameters. See [docs/configuration.md](../docs/configuration.md#agents-and-credentials). */
 export interface AuthMaterial {
+  /** Headers to add, e.g. `Authorization`. */
   headers?: Record<string, string>;
+  /** Query parameters to add (an API key the card puts in the query). */
   query?: Record<string, string>;
 }
 

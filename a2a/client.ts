@@ -47,10 +47,17 @@ export interface A2AClientOptions {
 /** A card (its best interface is used) or an interface chosen earlier (the card is then optional). See [docs/guide.md](../docs/guide.md#the-a2a-client-on-its-own). */
 export type A2AClientTarget =
   | {
+      /** The agent's card: its best interface is used unless `endpoint` says which. */
       card: AgentCard;
-      /** The interface to use; default: {@link selectInterface}(card). */ endpoint?: SelectedInterface;
+      /** The interface to use; default: {@link selectInterface}(card). */
+      endpoint?: SelectedInterface;
     }
-  | { card?: AgentCard; endpoint: SelectedInterface };
+  | {
+      /** The agent's card, where known (capabilities, security schemes). */
+      card?: AgentCard;
+      /** The interface to use. */
+      endpoint: SelectedInterface;
+    };
 
 /**
  * A client for one agent interface: the {@link Transport} of its binding and protocol version,
@@ -61,6 +68,7 @@ export type A2AClientTarget =
 export interface A2AClient extends Transport {
   /** The card the client was made from, when it was given one. */
   readonly card?: AgentCard | undefined;
+  /** The interface this client talks to. */
   readonly endpoint: SelectedInterface;
 }
 

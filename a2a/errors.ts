@@ -41,7 +41,9 @@ export class A2AError extends Error {
   declare readonly retryable: boolean;
   /** How long the agent asked us to wait before retrying (`Retry-After`, at most 5 minutes). */
   declare readonly retryAfterMs?: number;
+  /** The A2A operation that failed, e.g. `SendMessage`. */
   declare readonly operation?: string;
+  /** The agent interface's URL (never with credentials). */
   declare readonly agentUrl?: string;
 
   constructor(message: string, init: A2AErrorInit) {

@@ -64,6 +64,7 @@ export interface HttpObserver {
 
 /** One A2A request being observed (a span, say), ended with its outcome. See [docs/observability.md](../docs/observability.md). */
 export interface HttpObservation {
+  /** Headers to add to the request (a trace context). */
   headers?: Record<string, string>;
   /** Ends the observation with the HTTP status or the error. */
   end(outcome: { status?: number; error?: unknown }): void;

@@ -98,7 +98,13 @@ export class OutboundPolicy {
    * Checks one request's URL; resolves to whether it may carry the agent's credentials.
    * @throws OutboundRefusedError (not retryable) with the reason and the setting that allows it, if any.
    */
-  async check(target: string | URL, context: ErrorContext = {}): Promise<{ credentials: boolean }> {
+  async check(
+    target: string | URL,
+    context: ErrorContext = {},
+  ): Promise<{
+    /** Whether the request may carry the agent's credentials. */
+    credentials: boolean;
+  }> {
     const url = typeof target === 'string' ? parseUrl(target, context) : target;
     const refuse = (why: string) => new OutboundRefusedError({ ...context, agentUrl: displayUrl(url.href), why });
     if (url.protocol !== 'http:' && url.protocol !== 'https:')

@@ -29,37 +29,49 @@ export interface StreamOptions {
 
 /** The parameters of GetTask. See [docs/guide.md](../docs/guide.md#the-a2a-client-on-its-own). */
 export interface GetTaskParams {
+  /** The task's id. */
   id: string;
+  /** At most this many messages of its history. */
   historyLength?: number;
 }
 
 /** The parameters of CancelTask. See [docs/guide.md](../docs/guide.md#the-a2a-client-on-its-own). */
 export interface CancelTaskParams {
+  /** The task's id. */
   id: string;
+  /** Our own annotations of the request. */
   metadata?: Record<string, unknown>;
 }
 
 /** The parameters of SubscribeToTask. See [docs/guide.md](../docs/guide.md#the-a2a-client-on-its-own). */
 export interface SubscribeToTaskParams {
+  /** The task's id. */
   id: string;
 }
 
 /** Names one push notification config of a task. See [docs/push.md](../docs/push.md). */
 export interface PushConfigRef {
+  /** The task's id. */
   taskId: string;
+  /** The config's id. */
   id: string;
 }
 
 /** The parameters of ListTaskPushNotificationConfigs. See [docs/push.md](../docs/push.md). */
 export interface ListPushConfigsParams {
+  /** The task's id. */
   taskId: string;
+  /** At most this many configs per page. */
   pageSize?: number;
+  /** The `nextPageToken` of the previous page; absent for the first. */
   pageToken?: string;
 }
 
 /** One page of a task's push notification configs. See [docs/push.md](../docs/push.md). */
 export interface ListPushConfigsResult {
+  /** The configs of this page. */
   configs: TaskPushNotificationConfig[];
+  /** The token for the next page; absent or empty on the last. */
   nextPageToken?: string;
 }
 

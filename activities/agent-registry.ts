@@ -11,14 +11,8 @@ import { OutboundPolicy } from '../a2a/index.js';
 import { OutboundRefusedError } from '../a2a/security-errors.js';
 import { originOf } from '../a2a/outbound-policy.js';
 
-/** A secret held by an environment variable (`…Env`) or a file (`…File`, re-read on every use): exactly one. */
-function secretRef<E extends string, F extends string>(env: E, file: F) {
-  const shape = { [env]: z.string().min(1).optional(), [file]: z.string().min(1).optional() } as Record<
-    E | F,
-    z.ZodOptional<z.ZodString>
-  >;
-  return shape;
-}
+/** A secret is held by an environment variable (`…Env`) or a file (`…File`, re-read on every use): exactly one. */
+const secretName = z.string().min(1).optional();
 
 function exactlyOne(keys: [string, string]) {
   return (value: Record<string, unknown>) => (value[keys[0]] === undefined) !== (value[keys[1]] === undefined);
@@ -27,16 +21,28 @@ function exactlyOne(keys: [string, string]) {
 const oneOf = (env: string, file: string) => ({ error: `set exactly one of ${env} and ${file}`, path: [env] });
 
 const BearerAuthSchema = z
-  .object({ type: z.literal('bearer'), ...secretRef('tokenEnv', 'tokenFile') })
+  .object({
+    /** A bearer token in the `Authorization` header. */
+    type: z.literal('bearer'),
+    /** The environment variable that holds the token. */
+    tokenEnv: secretName,
+    /** The file that holds the token (re-read on every use). */
+    tokenFile: secretName,
+  })
   .refine(exactlyOne(['tokenEnv', 'tokenFile']), oneOf('tokenEnv', 'tokenFile'));
 
 const ApiKeyAuthSchema = z
   .object({
+    /** An API key in a header or query parameter. */
     type: z.literal('apiKey'),
     /** Header or query parameter name, e.g. `X-API-Key`. */
     name: z.string().min(1),
+    /** Where the key goes. */
     location: z.enum(['header', 'query']).default('header'),
-    ...secretRef('valueEnv', 'valueFile'),
+    /** The environment variable that holds the key. */
+    valueEnv: secretName,
+    /** The file that holds the key (re-read on every use). */
+    valueFile: secretName,
   })
   .refine(exactlyOne(['valueEnv', 'valueFile']), oneOf('valueEnv', 'valueFile'));
 
@@ -45,13 +51,19 @@ const httpsUrl = z.url({ protocol: /^https?$/ });
 /** OAuth 2.0 client credentials (RFC 6749 §4.4); the token endpoint from `tokenUrl`, the issuer's discovery document, or the card. */
 const OAuth2AuthSchema = z
   .object({
+    /** OAuth 2.0 client credentials. */
     type: z.literal('oauth2'),
+    /** Our client id at the authorization server. */
     clientId: z.string().min(1),
-    ...secretRef('clientSecretEnv', 'clientSecretFile'),
+    /** The environment variable that holds the client secret. */
+    clientSecretEnv: secretName,
+    /** The file that holds the client secret (re-read on every use). */
+    clientSecretFile: secretName,
     /** The token endpoint; else found through `issuer` (OpenID Connect discovery), else the card's scheme. */
     tokenUrl: httpsUrl.optional(),
     /** An OpenID Connect issuer: its `/.well-known/openid-configuration` names the token endpoint. */
     issuer: httpsUrl.optional(),
+    /** The scopes to ask for. */
     scopes: z.array(z.string().min(1)).default([]),
     /** Sent as `audience` (and `resource`) when set: the API the token is for. */
     audience: z.string().min(1).optional(),
@@ -69,9 +81,18 @@ const atMostOne = (a: string, b: string) => (v: Record<string, unknown>) => !(v[
  */
 const TlsSchema = z
   .object({
-    ...secretRef('certEnv', 'certFile'),
-    ...secretRef('keyEnv', 'keyFile'),
-    ...secretRef('caEnv', 'caFile'),
+    /** The environment variable that holds our client certificate (PEM). */
+    certEnv: secretName,
+    /** The file that holds our client certificate (PEM) (re-read on every use). */
+    certFile: secretName,
+    /** The environment variable that holds our client certificate's private key (PEM). */
+    keyEnv: secretName,
+    /** The file that holds our client certificate's private key (PEM) (re-read on every use). */
+    keyFile: secretName,
+    /** The environment variable that holds the CA bundle (PEM) that signed the agent's certificate. */
+    caEnv: secretName,
+    /** The file that holds the CA bundle (PEM) that signed the agent's certificate (re-read on every use). */
+    caFile: secretName,
   })
   .refine(atMostOne('certEnv', 'certFile'), { error: 'set at most one of certEnv and certFile', path: ['certEnv'] })
   .refine(atMostOne('keyEnv', 'keyFile'), { error: 'set at most one of keyEnv and keyFile', path: ['keyEnv'] })
@@ -86,7 +107,14 @@ const TlsSchema = z
 
 /** Keys that sign the agent's card: a JWKS URL, or one public key (PEM or JWK JSON) from a file or variable. */
 const CardSigningSchema = z
-  .object({ jwksUrl: httpsUrl.optional(), ...secretRef('publicKeyEnv', 'publicKeyFile') })
+  .object({
+    /** Where the agent publishes its signing keys (a JWKS). */
+    jwksUrl: httpsUrl.optional(),
+    /** The environment variable that holds the public key (PEM or JWK JSON). */
+    publicKeyEnv: secretName,
+    /** The file that holds the public key (PEM or JWK JSON) (re-read on every use). */
+    publicKeyFile: secretName,
+  })
   .refine((v) => [v.jwksUrl, v.publicKeyEnv, v.publicKeyFile].filter(Boolean).length === 1, {
     error: 'set exactly one of jwksUrl, publicKeyEnv and publicKeyFile',
   });
@@ -97,8 +125,11 @@ const AgentEntrySchema = z
   .object({
     /** The agent's base URL (card at /.well-known/agent-card.json) or the card's own URL. */
     url: z.url({ protocol: /^https?$/ }),
+    /** What the agent is for, for people (`a2a-temporal agents list`). */
     description: z.string().optional(),
+    /** How we authenticate to the agent; where the card names its own schemes, this supplies the secret. */
     auth: AgentAuthSchema.optional(),
+    /** Our client certificate (mutual TLS) and the CA that signed the agent's certificate. */
     tls: TlsSchema.optional(),
     /** More origins the card may name interfaces on (and credentials may go to). */
     allowOrigins: z.array(origin).default([]),
@@ -106,6 +137,7 @@ const AgentEntrySchema = z
     allowInsecure: z.boolean().default(false),
     /** Refuse a card that is unsigned or whose signature does not verify with `cardSigning`. */
     requireSignedCard: z.boolean().default(false),
+    /** The keys the agent's card is signed with. */
     cardSigning: CardSigningSchema.optional(),
     /**
      * The bindings to use, best first, when the card offers several (the others are never used).
@@ -169,6 +201,7 @@ export class AgentRegistry {
 
   constructor(
     file: AgentsFile,
+    /** Where `…Env` secrets are read. */
     readonly env: NodeJS.ProcessEnv = process.env,
     /** Where the file came from, for messages. */
     readonly source = 'the agents file',

@@ -63,8 +63,11 @@ export interface ArtifactProgress {
 export interface TrackProgress {
   /** Empty until the agent names the task (a stream turn's first event). */
   taskId: string;
+  /** The task's state as last seen. */
   state?: TaskState;
+  /** Events read so far in this round. */
   events: number;
+  /** The artifacts so far: names, sizes and the tail of their text. */
   artifacts: ArtifactProgress[];
   /** Since when (epoch ms) the agent has not answered, while it does not. */
   unreachableSince?: number;
@@ -74,9 +77,11 @@ export interface TrackProgress {
   droppedStoredBytes?: number;
   /** Why, in one line (the last failure, or the request still waiting), while it does not answer. */
   lastError?: string;
-  /** While it does not answer: requests left unanswered, when the next leaves and when the delegation gives up (epoch ms). */
+  /** While it does not answer: the requests left unanswered. */
   attempts?: number;
+  /** While it does not answer: when the next request leaves (epoch ms). */
   nextAttemptAt?: number;
+  /** While it does not answer: when the delegation gives up (epoch ms). */
   givesUpAt?: number;
 }
 

@@ -10,7 +10,14 @@ export interface SampleAgentsOptions {
   /** Host name in the cards' URLs (e.g. the compose service name). @default the bound host */
   publicHost?: string;
   /** Port per agent; 0 or absent picks a free port. */
-  ports?: { compat?: number; changelog?: number; license?: number };
+  ports?: {
+    /** The dependency-compatibility agent's port. */
+    compat?: number;
+    /** The changelog agent's port. */
+    changelog?: number;
+    /** The license-checker agent's port. */
+    license?: number;
+  };
   /** Also serve A2A 0.3. @default false */
   legacy?: boolean;
   /** Also serve gRPC (each agent on a second port, listed last in its card). @default false */
@@ -23,7 +30,15 @@ export interface SampleAgentsOptions {
 
 /** The three sample agents, running, and how to stop them. See [docs/architecture.md](../docs/architecture.md#layout). */
 export interface SampleAgents {
-  agents: { compat: RunningAgent; changelog: RunningAgent; license: RunningAgent };
+  /** The agents, by their names in the sample agents file. */
+  agents: {
+    /** Checks that the dependencies work with the target Node.js version (asks which one). */
+    compat: RunningAgent;
+    /** Writes the change log (CHANGELOG.md). */
+    changelog: RunningAgent;
+    /** Checks the licences and returns an SBOM (sbom.cdx.json). */
+    license: RunningAgent;
+  };
   /** Closes all three agents. */
   close(): Promise<void>;
 }

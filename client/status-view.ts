@@ -28,9 +28,13 @@ import { findTarget, quickQuery, type TargetKind } from './workflow-target.js';
 
 /** One artifact, chunks assembled: `text` is its text parts joined, `data` its data parts. See [docs/guide.md](../docs/guide.md#the-commands). */
 export interface ArtifactView {
+  /** The artifact's id within its task. */
   artifactId: string;
+  /** The artifact's name, as the agent gave it. */
   name?: string;
+  /** Its text parts, joined (the tail, while a tracking activity reports it live). */
   text: string;
+  /** Its data parts' values. */
   data: unknown[];
   /** Parts received so far. */
   parts: number;
@@ -42,31 +46,45 @@ export interface ArtifactView {
 export interface QuestionView {
   /** The delegation's workflow id (answer it there, or at the release with `--task`). */
   workflowId: string;
+  /** The delegation's label in its release (`compat`, `changelog`, …). */
   label?: string;
   /** The question's id within its delegation (`q1`, `q2`, …): an answer names it (`answer --question`). */
   id?: string;
+  /** The agent's task that asks. */
   taskId: string;
+  /** Why the task waits: `TASK_STATE_INPUT_REQUIRED` or `TASK_STATE_AUTH_REQUIRED`. */
   state: PendingQuestion['state'];
+  /** The question, as the agent asked it. */
   text: string;
 }
 
 /** One delegation as `status` shows it: its workflow, agent, phase, task, question and artifacts. See [docs/guide.md](../docs/guide.md#the-commands). */
 export interface DelegationView {
+  /** The delegation's workflow id. */
   workflowId: string;
+  /** Its label in its release (`compat`, `changelog`, …). */
   label?: string;
+  /** The agent it delegates to (a name in the agents file, or a URL). */
   agent: string;
   /** Temporal's status of the delegation workflow. */
   status: WorkflowExecutionStatusName;
+  /** Where the delegation is: resolving, sending, working, waiting for input, completed, … */
   phase: DelegationPhase;
   /** How the delegation follows the task (`stream`, `poll`, `push`) and the binding it speaks (`GRPC`…), once resolved. */
   mode?: DelegationStatus['mode'];
+  /** The binding it speaks (`JSONRPC`, `HTTP+JSON`, `GRPC`), once resolved. */
   binding?: DelegationStatus['binding'];
+  /** The agent's task id, once the agent named it. */
   taskId?: string;
+  /** The agent's context id, once the agent named it. */
   contextId?: string;
   /** The A2A task state (`TASK_STATE_*`), live when a tracking activity reports it. */
   state?: TaskState;
+  /** The question it waits on, while it does. */
   question?: QuestionView;
+  /** What the agent has produced so far. */
   artifacts: ArtifactView[];
+  /** Why it failed, when it did. */
   error?: string;
   /** What became of our CancelTask, when the delegation canceled its remote task: the task's state after it, or why the agent refused it. */
   remoteCancel?: string;
@@ -76,7 +94,9 @@ export interface DelegationView {
 
 /** The object `status --json` prints. See [docs/guide.md](../docs/guide.md#the-commands). */
 export interface StatusView {
+  /** The release's or delegation's workflow id. */
   workflowId: string;
+  /** Whether the id names a release or a delegation. */
   kind: TargetKind;
   /** Temporal's status: RUNNING, COMPLETED, FAILED, CANCELLED, TERMINATED, TIMED_OUT... */
   status: WorkflowExecutionStatusName;
@@ -84,14 +104,23 @@ export interface StatusView {
   phase: ReleasePhase | DelegationPhase;
   /** The workflow's page in the Temporal UI; absent when the UI's address is not known. */
   uiUrl?: string;
+  /** The service a release releases. */
   service?: string;
+  /** The version a release upgrades from. */
   fromVersion?: string;
+  /** The version a release upgrades to. */
   toVersion?: string;
+  /** The questions waiting for an answer, of the release and all its delegations. */
   questions: QuestionView[];
+  /** The delegations (one for a delegation; a release's children). */
   delegations: DelegationView[];
+  /** The release's report, once written. */
   report?: ReleaseReport;
+  /** How the release ended: approved, rejected or failed. */
   outcome?: ReleaseOutcome;
+  /** The approver's decision on a release, once given. */
   decision?: Decision;
+  /** The approver's reason, with the decision. */
   reason?: string;
   /** Why the workflow failed, when it did. */
   error?: string;

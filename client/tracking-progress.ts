@@ -9,7 +9,9 @@ import type { TrackProgress } from '../activities/index.js';
 
 /** A delegation's running activity as Temporal describes it: attempt, last heartbeat and last failure. See [docs/guide.md](../docs/guide.md#the-commands). */
 export interface PendingActivityView {
+  /** The activity's type, e.g. `a2a.streamMessage`. */
   activityType: string;
+  /** The attempt under way (1 for the first). */
   attempt: number;
   /** The last failure of a retried attempt (e.g. the agent is unreachable), as text. */
   lastFailure?: string;
@@ -21,6 +23,7 @@ export interface PendingActivityView {
   expiresAt?: number;
   /** When the current attempt was scheduled (epoch ms). */
   scheduledAt?: number;
+  /** What the tracking activity last reported by heartbeat. */
   progress?: TrackProgress;
 }
 

@@ -65,6 +65,7 @@ export interface TrackingOptions {
   roundTimeout?: Duration;
   /** First and largest pause between `GetTask` polls (poll mode); the pause grows by 1.5x. @default '200ms' / '5 seconds' */
   pollInitialInterval?: Duration;
+  /** The largest pause between `GetTask` polls (see `pollInitialInterval`). */
   pollMaxInterval?: Duration;
   /** How long the agent may stay unreachable while resolving or sending before the delegation fails. @default '2 minutes' */
   unreachableTimeout?: Duration;
@@ -111,10 +112,15 @@ export interface ResumeState {
 
 /** Where a delegation ended. `kind: 'message'` when the agent answered with a direct message. See [docs/guide.md](../docs/guide.md#delegation-inside-your-own-workflows). */
 export interface DelegateResult {
+  /** The agent delegated to (the name the caller used, or the URL). */
   agent: string;
+  /** Whether the agent answered with a task or a direct message. */
   kind: 'task' | 'message';
+  /** The agent's context id: pass it to a follow-up delegation to continue the conversation. */
   contextId: string;
+  /** The agent's task id (absent for a direct message). */
   taskId?: string;
+  /** The task's final state (absent for a direct message). */
   state?: TaskState;
   /** The final task (no history), as the agent reported it. */
   task?: Task;
@@ -169,7 +175,9 @@ export interface EndpointSecurity {
 
 /** What activities need to reach an agent: never the card, never a credential. See [docs/guide.md](../docs/guide.md#delegation-inside-your-own-workflows). */
 export interface AgentRef {
+  /** The name the caller used (or the URL). */
   name: string;
+  /** The interface the delegation talks to. */
   endpoint: ResolvedEndpoint;
 }
 
@@ -188,7 +196,9 @@ export type DelegationPhase =
 export interface PendingQuestion {
   /** Identifies this question within its delegation (`q1`, `q2`, …): an answer names the question it answers. */
   id?: string;
+  /** The agent's task that asks. */
   taskId: string;
+  /** Why the task waits: for input, or for authorization. */
   state: 'TASK_STATE_INPUT_REQUIRED' | 'TASK_STATE_AUTH_REQUIRED';
   /** The agent's question, as text. */
   text: string;
@@ -200,17 +210,27 @@ export interface PendingQuestion {
 
 /** What the `status` query of a delegation returns: its phase, task, question and artifacts so far. See [docs/guide.md](../docs/guide.md#delegation-inside-your-own-workflows). */
 export interface DelegationStatus {
+  /** Always `delegation` (a release's status says `release`). */
   kind: 'delegation';
+  /** The agent delegated to. */
   agent: string;
+  /** Its label when it runs as a release's child (`compat`, `changelog`, …). */
   label?: string;
+  /** Where the delegation is. */
   phase: DelegationPhase;
+  /** How it follows the task: `stream`, `poll` or `push` (after resolve). */
   mode?: Exclude<TrackingMode, 'auto'>;
   /** The binding the delegation speaks to the agent (after resolve): `HTTP+JSON`, `JSONRPC` or `GRPC`. */
   binding?: SupportedBinding;
+  /** The agent's context id (empty until the agent names it). */
   contextId: string;
+  /** The agent's task id, once named. */
   taskId?: string;
+  /** The task's A2A state, as last seen. */
   state?: TaskState;
+  /** The question it waits on, while it does. */
   question?: PendingQuestion;
+  /** How many answers it has given so far. */
   rounds: number;
   /** Assembled artifacts as of the last completed activity (live chunks: see the tracking heartbeat). */
   artifacts: Artifact[];
@@ -226,6 +246,7 @@ export interface DelegationStatus {
 
 /** What a delegation running as a child tells its parent (signal `delegationChanged`): no artifacts. See [docs/guide.md](../docs/guide.md#delegation-inside-your-own-workflows). */
 export type DelegationNotice = Omit<DelegationStatus, 'artifacts' | 'kind'> & {
+  /** The delegation's workflow id. */
   workflowId: string;
   /** Increases with every notice of this delegation: signals sent together may arrive out of order. */
   seq: number;
@@ -280,11 +301,13 @@ export interface AnswerInput {
 
 /** What the `answer` update returns once the answer is accepted. See [docs/guide.md](../docs/guide.md#delegation-inside-your-own-workflows). */
 export interface AnswerReceipt {
+  /** The agent's task that got the answer. */
   taskId: string;
   /** The question answered. */
   questionId?: string;
   /** 1 for the first answer of this delegation. */
   round: number;
+  /** The answer's id: the same id is applied once, however often it is delivered. */
   answerId: string;
   /** The id of the A2A message that carries the answer to the agent. */
   messageId: string;

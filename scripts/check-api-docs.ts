@@ -1,7 +1,8 @@
 /**
  * `npm run docs:api`, after TypeDoc: every public type (class, interface, type alias) of the
  * package's entry points says what it is for and links the topic doc in docs/ that explains it.
- * TypeDoc itself (warnings as errors) already requires a comment on every exported symbol; this
+ * TypeDoc itself (warnings as errors) already requires a comment on every exported symbol and on
+ * every member of a public type (typedoc.json's requiredToBeDocumented); this
  * adds the link, read from the JSON TypeDoc writes beside the HTML.
  * Usage: tsx scripts/check-api-docs.ts docs/api/api.json
  */

@@ -22,7 +22,9 @@ export interface StoredBlob {
 
 /** One blob in a listing (for retention). See [docs/files.md](../docs/files.md#the-store). */
 export interface ListedBlob {
+  /** The blob's key (its SHA-256, hex). */
   key: string;
+  /** Its size in bytes. */
   size: number;
   /** When it was (last) written. */
   modifiedAt: Date;
@@ -33,6 +35,7 @@ export type BlobContent = Uint8Array | AsyncIterable<Uint8Array>;
 
 /** How a blob is written: cancellation and the workflow it is kept for. See [docs/files.md](../docs/files.md#the-store). */
 export interface BlobWriteOptions {
+  /** Aborts the write (nothing half-written becomes a blob). */
   signal?: AbortSignal;
   /** The workflow that will hold the blob (recorded before the blob is written). */
   reference?: BlobReference;
@@ -40,6 +43,7 @@ export interface BlobWriteOptions {
 
 /** How a blob is read: cancellation and the largest size accepted. See [docs/files.md](../docs/files.md#the-store). */
 export interface BlobReadOptions {
+  /** Aborts the read. */
   signal?: AbortSignal;
   /** Refuse a blob larger than this many bytes (checked before anything is read). */
   maxBytes?: number;
@@ -97,6 +101,7 @@ export interface BlobStore {
  * See [docs/files.md](../docs/files.md#the-store).
  */
 export interface AppendSession {
+  /** The id the session was opened with. */
   readonly sessionId: string;
   /** Bytes the session holds durably (S3: in uploaded parts; the rest of a part still buffered is not counted). */
   held(): Promise<number>;

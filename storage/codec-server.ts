@@ -36,6 +36,7 @@ const PayloadProto = proto.temporal.api.common.v1.Payload;
 
 /** What the codec server decodes with: the blob store, the token and the Web UI's origin. See [docs/files.md](../docs/files.md#the-codec-server). */
 export interface CodecServerOptions {
+  /** Where the claims' blobs are. */
   store: BlobStore;
   /** The payload codecs of your workers' data converter (encryption, compression), in their order. @default none */
   codecs?: PayloadCodec[];
@@ -65,6 +66,7 @@ export interface CodecServerListenOptions {
 export interface RunningCodecServer {
   /** `http://host:port`: the endpoint to give the UI (append `/<token>` for a UI that cannot send the header). */
   url: string;
+  /** The HTTP server, to close it or read its address. */
   server: Server;
   /** Stops the codec server. */
   close(): Promise<void>;

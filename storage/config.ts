@@ -61,19 +61,32 @@ const BlobEnvSchema = z.object({
 
 /** Where blobs are kept. See [docs/files.md](../docs/files.md#settings). */
 export type BlobStoreConfig =
-  | { kind: 'fs'; dir: string }
   | {
+      /** A directory on this machine (the embedded default). */
+      kind: 'fs';
+      /** Where the blobs are (`A2A_BLOB_DIR`, default `.data/blobs/`). */
+      dir: string;
+    }
+  | {
+      /** An S3-compatible object store. */
       kind: 's3';
+      /** The bucket (`A2A_S3_BUCKET`). */
       bucket: string;
+      /** The key prefix within the bucket (`A2A_S3_PREFIX`). */
       prefix: string;
+      /** The bucket's region (`A2A_S3_REGION`, else the AWS chain's). */
       region?: string;
+      /** The endpoint of an S3-compatible server other than AWS (`A2A_S3_ENDPOINT`). */
       endpoint?: string;
+      /** Path-style URLs (`A2A_S3_FORCE_PATH_STYLE`), which most S3-compatible servers need. */
       forcePathStyle: boolean;
+      /** The multipart upload's part size (`A2A_S3_PART_SIZE_BYTES`). */
       partSize?: number;
     };
 
 /** The blob store and how Temporal's External Storage uses it. See [docs/files.md](../docs/files.md#settings). */
 export interface BlobSettings {
+  /** Which store holds the blobs, and where. */
   store: BlobStoreConfig;
   /** Offload Temporal payloads above `thresholdBytes` to the store (External Storage). */
   externalStorage: boolean;
@@ -139,11 +152,17 @@ const CodecEnvSchema = z.object({
  * See [docs/files.md](../docs/files.md#the-codec-server).
  */
 export interface CodecServerSettings {
+  /** The bearer token every request needs (`A2A_CODEC_TOKEN`); without one, loopback only. */
   token?: string;
+  /** The address it listens on (`A2A_CODEC_HOST`). */
   host: string;
+  /** The port it listens on (`A2A_CODEC_PORT`; 0 picks a free one). */
   port: number;
+  /** The Web UIs' origins that may call it (`A2A_CODEC_CORS_ORIGINS`). */
   corsOrigins: string[];
+  /** The largest request body (`A2A_CODEC_MAX_BODY_BYTES`). */
   maxBodyBytes: number;
+  /** No token beyond loopback, behind a proxy that authenticates (`A2A_CODEC_ALLOW_UNAUTHENTICATED`). */
   allowUnauthenticated: boolean;
 }
 

@@ -21,8 +21,10 @@ export type BlobErrorCode = (typeof BlobErrorCode)[keyof typeof BlobErrorCode];
 
 /** A failure of the blob store; `code` says which. See [docs/files.md](../docs/files.md#the-store). */
 export class BlobStoreError extends Error {
+  /** The class's name, for logs. */
   override readonly name: string = 'BlobStoreError';
   constructor(
+    /** Which failure this is: a stable code. */
     readonly code: BlobErrorCode,
     message: string,
     options?: { cause?: unknown },
@@ -33,8 +35,10 @@ export class BlobStoreError extends Error {
 
 /** No blob under `key`. See [docs/files.md](../docs/files.md#the-store). */
 export class BlobNotFoundError extends BlobStoreError {
+  /** The class's name, for logs. */
   override readonly name = 'BlobNotFoundError';
   constructor(
+    /** The key that names no blob. */
     readonly key: string,
     where: string,
     options?: { cause?: unknown },
@@ -49,6 +53,7 @@ export class BlobNotFoundError extends BlobStoreError {
 
 /** `key` is not a blob key of ours. See [docs/files.md](../docs/files.md#the-store). */
 export class InvalidBlobKeyError extends BlobStoreError {
+  /** The class's name, for logs. */
   override readonly name = 'InvalidBlobKeyError';
   constructor(key: string) {
     const shown = key.length > 80 ? `${key.slice(0, 80)}…` : key;
@@ -58,6 +63,7 @@ export class InvalidBlobKeyError extends BlobStoreError {
 
 /** The blob is larger than the reader accepts. See [docs/files.md](../docs/files.md#the-store). */
 export class BlobTooLargeError extends BlobStoreError {
+  /** The class's name, for logs. */
   override readonly name = 'BlobTooLargeError';
   constructor(key: string, size: number, max: number) {
     super(BlobErrorCode.tooLarge, `Blob ${key} has ${size} bytes, more than the ${max} this reader accepts.`);
@@ -66,6 +72,7 @@ export class BlobTooLargeError extends BlobStoreError {
 
 /** An append at `offset` when the session holds only `held` bytes. See [docs/files.md](../docs/files.md#the-store). */
 export class AppendGapError extends BlobStoreError {
+  /** The class's name, for logs. */
   override readonly name = 'AppendGapError';
   constructor(session: string, offset: number, held: number) {
     super(

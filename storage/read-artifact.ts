@@ -15,6 +15,7 @@ import { BlobErrorCode, BlobStoreError } from './errors.js';
 export interface ReadArtifactOptions {
   /** The store to read from. @default the store of the environment's settings (A2A_BLOB_*, A2A_S3_*) */
   store?: BlobStore;
+  /** Aborts the read. */
   signal?: AbortSignal;
 }
 

@@ -24,6 +24,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Who holds a blob: a workflow of a namespace (payloads in its history, artifacts in its result). See [docs/files.md](../docs/files.md#retention). */
 export interface BlobReference {
+  /** The workflow's namespace. */
   namespace: string;
   /** Absent: written for no workflow we know (a codec server's `/encode`): kept for the untracked TTL. */
   workflowId?: string;
@@ -34,9 +35,22 @@ export interface MetaObjects {
   /** Writes `body` at `path`; with `exclusive`, false when something is there already. */
   write(path: string, body: string, options?: { exclusive?: boolean }): Promise<boolean>;
   /** Every object under `prefix`, with its path (below meta/) and when it was written. */
-  list(prefix: string): AsyncIterable<{ path: string; modifiedAt: Date }>;
+  list(prefix: string): AsyncIterable<{
+    /** The object's path below meta/. */
+    path: string;
+    /** When it was written. */
+    modifiedAt: Date;
+  }>;
   /** Reads a metadata object, or undefined when there is none. */
-  read(path: string): Promise<{ body: string; modifiedAt: Date } | undefined>;
+  read(path: string): Promise<
+    | {
+        /** What the object holds. */
+        body: string;
+        /** When it was written. */
+        modifiedAt: Date;
+      }
+    | undefined
+  >;
   /** Removes a metadata object. */
   remove(path: string): Promise<void>;
 }

@@ -28,7 +28,9 @@ export type WorkflowLiveness = (reference: Required<BlobReference>) => Promise<b
 
 /** What `blobs gc` keeps: the namespace, the grace period and whether it only reports. See [docs/files.md](../docs/files.md#retention). */
 export interface RetentionOptions {
+  /** The store to sweep. */
   store: BlobStore;
+  /** Whether a workflow that holds a blob is open, or closed within the namespace's retention. */
   isAlive: WorkflowLiveness;
   /** Blobs and references younger than this are kept. @default 24 hours */
   graceMs?: number;

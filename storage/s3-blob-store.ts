@@ -54,6 +54,7 @@ const MIN_PART_SIZE = 5 * 1024 * 1024;
 
 /** The bucket, endpoint and credentials of the S3 blob store. See [docs/files.md](../docs/files.md#the-store). */
 export interface S3BlobStoreOptions {
+  /** The bucket that keeps the blobs. */
   bucket: string;
   /** Prepended to every key (`a2a/` → `a2a/blobs/…`). @default '' */
   prefix?: string;

@@ -38,6 +38,7 @@ export const DEFAULT_THRESHOLD_BYTES = 256 * 1024;
 
 /** How Temporal's External Storage uses the blob store: the store, the threshold and the largest payload. See [docs/files.md](../docs/files.md). */
 export interface BlobStorageOptions {
+  /** Where payloads go. */
   store: BlobStore;
   /** @default 262144 (Temporal's 256 KiB); 0 sends every payload to the store */
   thresholdBytes?: number;
@@ -47,7 +48,9 @@ export interface BlobStorageOptions {
 
 /** A Temporal `StorageDriver` over the blob store: a payload becomes one content-addressed blob. See [docs/files.md](../docs/files.md). */
 export class BlobStorageDriver implements StorageDriver {
+  /** The driver's name in a claim: the reader's driver of the same name reads it back. */
   readonly name = BLOB_DRIVER_NAME;
+  /** The kind of driver, for Temporal's metadata. */
   readonly type = 'a2a-temporal.blob-store';
 
   constructor(

@@ -22,6 +22,7 @@ import { telemetrySettings } from './settings.js';
 export interface Tracing {
   /** Where spans made elsewhere (the worker's workflow spans, sent out of the sandbox) are handed in. */
   spanProcessor: SpanProcessor;
+  /** Who makes the spans: service name, host, process. */
   resource: IResource;
   /** Exports what is buffered and stops (idempotent). */
   shutdown(): Promise<void>;

@@ -18,7 +18,9 @@ import type { Tracing } from './tracing.js';
 
 /** What a worker needs for tracing: the interceptors and sinks that the plugin adds. See [docs/observability.md](../docs/observability.md). */
 export interface WorkerTelemetry {
+  /** Where spans go; none: no tracing. */
   tracing?: Tracing | undefined;
+  /** Where metrics go (the worker's runtime meter); none: no metrics. */
   meter?: MetricMeter | undefined;
 }
 

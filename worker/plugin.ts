@@ -113,6 +113,7 @@ function withStore(blobs: BlobStorageOptions) {
 
 /** Thrown when the worker already has an activity under one of our (prefixed) names. See [docs/guide.md](../docs/guide.md#delegation-inside-your-own-workflows). */
 export class ActivityNameClashError extends Error {
+  /** The class's name, for logs. */
   override readonly name = 'ActivityNameClashError';
 }
 

@@ -60,13 +60,19 @@ const WebhookEnvSchema = z.object({
 
 /** Push mode's settings, read from the environment: the public URL, the secrets, where the receiver binds and its limits. See [docs/push.md](../docs/push.md). */
 export interface WebhookReceiverConfig {
+  /** The secret push credentials are derived from (`A2A_WEBHOOK_SECRET`). */
   secret: string;
+  /** Secrets used before, still accepted while their push configs live (`A2A_WEBHOOK_PREVIOUS_SECRETS`). */
   previousSecrets: string[];
+  /** The address the receiver listens on (`A2A_WEBHOOK_HOST`). */
   host: string;
+  /** The port the receiver listens on (`A2A_WEBHOOK_PORT`). */
   port: number;
+  /** The largest delivery accepted (`A2A_WEBHOOK_MAX_BODY_BYTES`). */
   maxBodyBytes: number;
   /** The stats listener's port; undefined = no stats listener. */
   statsPort?: number;
+  /** The stats listener's address (`A2A_WEBHOOK_STATS_HOST`). */
   statsHost: string;
   /** The limits set in the environment; the others keep their defaults. */
   limits: Partial<ReceiverLimits>;

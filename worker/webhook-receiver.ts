@@ -391,6 +391,7 @@ export interface WebhookListenOptions extends WebhookReceiverOptions {
 export interface RunningWebhookReceiver extends WebhookReceiver {
   /** `http://host:port` actually bound. */
   url: string;
+  /** The port actually bound. */
   port: number;
   /** `http://host:port` of the stats listener, when one was asked for. */
   statsUrl?: string;

@@ -48,6 +48,7 @@ export interface WebhookStats {
   failed: number;
   /** Refused requests by reason; nothing reached a workflow. */
   rejected: Record<RejectionReason, number>;
+  /** Connections: open now, and closed by a cap or a timeout. */
   connections: {
     /** Open now. */
     open: number;

@@ -33,9 +33,13 @@ export interface AgentInterface extends z.infer<typeof AgentInterfaceWire> {}
 export const AgentInterfaceSchema: z.ZodType<AgentInterface> = AgentInterfaceWire;
 
 const AgentExtensionWire = wireObject({
+  /** The extension's identifier, a URI. */
   uri: z.string(),
+  /** What the extension does, as the agent describes it. */
   description: z.string().optional(),
+  /** Whether a client must support the extension to talk to this agent. */
   required: z.boolean().optional(),
+  /** The extension's own settings, as the agent declares them. */
   params: MetadataSchema.optional(),
 });
 /** An extension of the protocol an agent declares on its card. See [docs/guide.md](../../docs/guide.md#the-a2a-client-on-its-own). */
@@ -43,9 +47,13 @@ export interface AgentExtension extends z.infer<typeof AgentExtensionWire> {}
 export const AgentExtensionSchema: z.ZodType<AgentExtension> = AgentExtensionWire;
 
 const AgentCapabilitiesWire = wireObject({
+  /** Whether the agent streams (SendStreamingMessage, SubscribeToTask). */
   streaming: z.boolean().optional(),
+  /** Whether the agent delivers push notifications to a webhook. */
   pushNotifications: z.boolean().optional(),
+  /** Whether an authenticated client may read a fuller card (GetExtendedAgentCard). */
   extendedAgentCard: z.boolean().optional(),
+  /** The protocol extensions the agent supports. */
   extensions: z.array(AgentExtensionSchema).optional(),
 });
 /** What an agent card says the agent can do: streaming, push notifications, the extended card. See [docs/guide.md](../../docs/guide.md#the-a2a-client-on-its-own). */
@@ -53,20 +61,37 @@ export interface AgentCapabilities extends z.infer<typeof AgentCapabilitiesWire>
 export const AgentCapabilitiesSchema: z.ZodType<AgentCapabilities> = AgentCapabilitiesWire;
 
 const SecurityRequirementWire = wireObject({
-  schemes: z.record(z.string(), wireObject({ list: StringListSchema.default([]) })).default({}),
+  /** Scheme name → the scopes it needs (`list`); every scheme named here is needed together. */
+  schemes: z
+    .record(
+      z.string(),
+      wireObject({
+        /** The scopes (OAuth) or roles the scheme needs; empty when it needs none. */
+        list: StringListSchema.default([]),
+      }),
+    )
+    .default({}),
 });
 /** `{"schemes":{"oidc":{"list":["openid"]}}}`: all schemes of one entry are needed together. See [docs/configuration.md](../../docs/configuration.md#agents-and-credentials). */
 export interface SecurityRequirement extends z.infer<typeof SecurityRequirementWire> {}
 export const SecurityRequirementSchema: z.ZodType<SecurityRequirement> = SecurityRequirementWire;
 
 const AgentSkillWire = wireObject({
+  /** The skill's identifier, unique within the card. */
   id: z.string(),
+  /** The skill's name for people. */
   name: z.string(),
+  /** What the skill does. */
   description: z.string().default(''),
+  /** Keywords that describe the skill. */
   tags: StringListSchema.default([]),
+  /** Example prompts the skill handles. */
   examples: StringListSchema.optional(),
+  /** Media types the skill accepts, where they differ from the card's defaults. */
   inputModes: StringListSchema.optional(),
+  /** Media types the skill returns, where they differ from the card's defaults. */
   outputModes: StringListSchema.optional(),
+  /** What a client must present to use this skill, where it differs from the card. */
   securityRequirements: z.array(SecurityRequirementSchema).optional(),
 });
 /** A skill an agent card lists. See [docs/guide.md](../../docs/guide.md#the-a2a-client-on-its-own). */
@@ -74,7 +99,9 @@ export interface AgentSkill extends z.infer<typeof AgentSkillWire> {}
 export const AgentSkillSchema: z.ZodType<AgentSkill> = AgentSkillWire;
 
 const AgentProviderWire = wireObject({
+  /** The provider's web site. */
   url: z.string().default(''),
+  /** The provider's name. */
   organization: z.string().default(''),
 });
 /** Who provides an agent, as its card says. See [docs/guide.md](../../docs/guide.md#the-a2a-client-on-its-own). */
@@ -104,26 +131,45 @@ interface OAuthFlows extends z.infer<typeof OAuthFlowsWire> {}
 const OAuthFlowsSchema: z.ZodType<OAuthFlows> = OAuthFlowsWire;
 
 const SecuritySchemeWire = wireObject({
+  /** An API key in a header, query parameter or cookie. */
   apiKeySecurityScheme: wireObject({
+    /** Where the key goes: `header`, `query` or `cookie`. */
     location: z.string(),
+    /** The header, parameter or cookie that carries the key. */
     name: z.string(),
+    /** What the scheme is for, as the agent describes it. */
     description: z.string().optional(),
   }).optional(),
+  /** HTTP authentication (RFC 9110), usually `Bearer`. */
   httpAuthSecurityScheme: wireObject({
+    /** The HTTP authentication scheme, e.g. `Bearer` or `Basic`. */
     scheme: z.string(),
+    /** A hint at the bearer token's format, e.g. `JWT`. */
     bearerFormat: z.string().optional(),
+    /** What the scheme is for, as the agent describes it. */
     description: z.string().optional(),
   }).optional(),
+  /** OAuth 2.0; we use its client-credentials flow. */
   oauth2SecurityScheme: wireObject({
+    /** The OAuth flows the agent accepts, with their endpoints and scopes. */
     flows: OAuthFlowsSchema.default({}),
+    /** Where the authorization server's metadata (RFC 8414) is published. */
     oauth2MetadataUrl: z.string().optional(),
+    /** What the scheme is for, as the agent describes it. */
     description: z.string().optional(),
   }).optional(),
+  /** OpenID Connect, discovered from the issuer's configuration. */
   openIdConnectSecurityScheme: wireObject({
+    /** The issuer's `.well-known/openid-configuration` URL. */
     openIdConnectUrl: z.string(),
+    /** What the scheme is for, as the agent describes it. */
     description: z.string().optional(),
   }).optional(),
-  mtlsSecurityScheme: wireObject({ description: z.string().optional() }).optional(),
+  /** Mutual TLS: the client presents a certificate. */
+  mtlsSecurityScheme: wireObject({
+    /** What the scheme is for, as the agent describes it. */
+    description: z.string().optional(),
+  }).optional(),
 });
 /**
  * A security scheme is a oneof wrapper in 1.0:
@@ -136,8 +182,11 @@ export interface SecurityScheme extends z.infer<typeof SecuritySchemeWire> {}
 export const SecuritySchemeSchema: z.ZodType<SecurityScheme> = SecuritySchemeWire;
 
 const AgentCardSignatureWire = wireObject({
+  /** The JWS protected header, base64url-encoded (it names the algorithm and the key). */
   protected: z.string(),
+  /** The JWS signature, base64url-encoded. */
   signature: z.string(),
+  /** The JWS unprotected header; never trusted for the algorithm. */
   header: MetadataSchema.optional(),
 });
 /** A JWS signature over an agent card. See [docs/security.md](../../docs/security.md). */
@@ -145,22 +194,35 @@ export interface AgentCardSignature extends z.infer<typeof AgentCardSignatureWir
 export const AgentCardSignatureSchema: z.ZodType<AgentCardSignature> = AgentCardSignatureWire;
 
 const AgentCardWire = wireObject({
+  /** The agent's name. */
   name: z.string({ error: 'expected the agent name' }),
+  /** What the agent does. */
   description: z.string().default(''),
   /** The agent's own version, not the protocol's. */
   version: z.string().default(''),
+  /** Where the agent listens; the first is the one it prefers. */
   supportedInterfaces: z
     .array(AgentInterfaceSchema, { error: 'expected a list of interfaces' })
     .min(1, { error: 'must list at least one interface' }),
+  /** Who runs the agent. */
   provider: AgentProviderSchema.optional(),
+  /** Where the agent's documentation is. */
   documentationUrl: z.string().optional(),
+  /** The agent's icon. */
   iconUrl: z.string().optional(),
+  /** What the agent can do: streaming, push notifications, the extended card. */
   capabilities: AgentCapabilitiesSchema.default({}),
+  /** Scheme name → how to authenticate with it. */
   securitySchemes: z.record(z.string(), SecuritySchemeSchema).optional(),
+  /** Which schemes a client must present; any one entry is enough. */
   securityRequirements: z.array(SecurityRequirementSchema).optional(),
+  /** Media types the agent accepts unless a skill says otherwise. */
   defaultInputModes: StringListSchema.default([]),
+  /** Media types the agent returns unless a skill says otherwise. */
   defaultOutputModes: StringListSchema.default([]),
+  /** What the agent offers to do. */
   skills: z.array(AgentSkillSchema).default([]),
+  /** JWS signatures over the card (verified when the registry names a key). */
   signatures: z.array(AgentCardSignatureSchema).optional(),
 });
 /** An A2A agent card: who the agent is, where and how to reach it, and what it can do. See [docs/guide.md](../../docs/guide.md#the-a2a-client-on-its-own). */

@@ -13,15 +13,34 @@ import { z } from 'zod';
 import { JsonValueSchema, MetadataSchema, wireObject } from './json.js';
 
 const shared = {
+  /** The agent's own annotations of the part (keys under `a2aTemporal.` are ours and dropped from agents). */
   metadata: MetadataSchema.optional(),
+  /** The file's name, where the part is (or came from) a file. */
   filename: z.string().optional(),
+  /** The content's media type, e.g. `text/markdown` or `application/pdf`. */
   mediaType: z.string().optional(),
 };
 
-export const TextPartSchema = wireObject({ text: z.string(), ...shared });
-export const RawPartSchema = wireObject({ raw: z.string(), ...shared });
-export const UrlPartSchema = wireObject({ url: z.string(), ...shared });
-export const DataPartSchema = wireObject({ data: JsonValueSchema, ...shared });
+export const TextPartSchema = wireObject({
+  /** The text. */
+  text: z.string(),
+  ...shared,
+});
+export const RawPartSchema = wireObject({
+  /** The bytes, base64-encoded. */
+  raw: z.string(),
+  ...shared,
+});
+export const UrlPartSchema = wireObject({
+  /** Where the file is; the worker never fetches it on its own (see docs/files.md). */
+  url: z.string(),
+  ...shared,
+});
+export const DataPartSchema = wireObject({
+  /** Any JSON value. */
+  data: JsonValueSchema,
+  ...shared,
+});
 
 /** An A2A part that holds text. See [docs/guide.md](../../docs/guide.md#the-a2a-client-on-its-own). */
 export interface TextPart extends z.infer<typeof TextPartSchema> {}

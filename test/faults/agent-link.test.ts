@@ -15,7 +15,7 @@ import { startToxiproxy, type FaultyLink, type RunningToxiproxy } from '../helpe
 import { spawnWorkerProcess, type WorkerProcess } from '../helpers/worker-process.js';
 import { writeCells, type CellRecord } from './fault-matrix.js';
 import { FAULTS, type Fault } from './faults.js';
-import { AGENT_PACE, cellRequest, runCell, settle, startDelegation, underWay } from './support.js';
+import { AGENT_PACE, cellRequest, runCanaries, runCell, settle, startDelegation, underWay } from './support.js';
 
 const MODES = ['stream', 'poll', 'push'] as const;
 const BINDINGS = ['HTTP+JSON', 'JSONRPC', 'GRPC'] as const;
@@ -141,22 +141,12 @@ describe('worker → agent', () => {
 
   it.concurrent('keeps serving an undisturbed agent while every fault runs', async () => {
     const client = await temporal.client();
-    const seconds: number[] = [];
-    const failures: string[] = [];
-    for (let i = 0; remaining > 0; i++) {
-      const started = Date.now();
-      const handle = await startDelegation(
-        client,
-        taskQueue,
-        `${taskQueue}-canary-${i}`,
-        cellRequest('healthy', 'stream'),
-      );
-      const settled = await settle(handle);
-      seconds.push((Date.now() - started) / 1000);
-      if (!settled.result) failures.push(settled.failure);
-      await new Promise((resolve) => setTimeout(resolve, 2_000));
-    }
-    const slowest = Math.max(...seconds);
+    const { seconds, failures, slowest } = await runCanaries(
+      client,
+      taskQueue,
+      cellRequest('healthy', 'stream'),
+      () => remaining > 0,
+    );
     records.push({
       link: 'worker → agent',
       fault: 'none (beside every cell above)',

@@ -33,6 +33,8 @@ export interface CellRecord {
   noticedAfter?: number;
   /** What `status` said while the fault lasted (first line of the problem it showed). */
   statusSaid?: string;
+  /** What else the cell saw (shown where `status` said nothing): push signals, canaries, receiver counters. */
+  note?: string;
   ok: boolean;
   /** Why the cell failed, when it did. */
   problems?: string[];
@@ -74,7 +76,7 @@ export function matrixMarkdown(cells: readonly CellRecord[], notes: readonly str
         : '—',
       c.chunks ? chunkText(c.chunks) : '—',
       c.noticedAfter === undefined ? '—' : `${c.noticedAfter.toFixed(1)} s`,
-      c.statusSaid ? c.statusSaid.replaceAll('|', '\\|') : '—',
+      (c.statusSaid ?? c.note)?.replaceAll('|', '\\|') ?? '—',
     ].join(' | '),
   );
   const failed = cells.filter((c) => !c.ok);
@@ -83,7 +85,7 @@ export function matrixMarkdown(cells: readonly CellRecord[], notes: readonly str
     '',
     ...notes.map((n) => `- ${n}`),
     ...(notes.length > 0 ? [''] : []),
-    '| link | fault | mode | outcome | s | remote tasks | sends | chunks | noticed | status said |',
+    '| link | fault | mode | outcome | s | remote tasks | sends | chunks | noticed | status said (or note) |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...rows.map((r) => `| ${r} |`),
     '',

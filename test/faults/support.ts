@@ -226,3 +226,43 @@ export function spawnCli(args: string[], address: string, namespace: string): Cl
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   return { output: () => output, exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))) };
 }
+
+/**
+ * Delegations beside the cells, one after another 2 s apart while `busy()` says cells still run:
+ * how long each took, and the failures (a delegation not ended within `withinS` counts as one and
+ * is terminated).
+ */
+export async function runCanaries(
+  client: Client,
+  taskQueue: string,
+  input: DelegateInput,
+  busy: () => boolean,
+  withinS = Infinity,
+): Promise<{ seconds: number[]; failures: string[]; slowest: number }> {
+  const seconds: number[] = [];
+  const failures: string[] = [];
+  for (let i = 0; i === 0 || busy(); i++) {
+    const started = Date.now();
+    const handle = await startDelegation(client, taskQueue, `${taskQueue}-canary-${i}`, input);
+    let timer: NodeJS.Timeout | undefined;
+    const settled = await Promise.race<Settled>([
+      settle(handle),
+      ...(Number.isFinite(withinS)
+        ? [
+            new Promise<Settled>(
+              (resolve) =>
+                (timer = setTimeout(() => resolve({ failure: `not ended within ${withinS} s` }), withinS * 1000)),
+            ),
+          ]
+        : []),
+    ]);
+    clearTimeout(timer);
+    seconds.push((Date.now() - started) / 1000);
+    if (!settled.result) {
+      failures.push(settled.failure);
+      await handle.terminate('the canary did not end in time').catch(() => undefined);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+  }
+  return { seconds, failures, slowest: Math.max(...seconds) };
+}

@@ -5,7 +5,6 @@
  * receiver's stats listener) is printed at the end for the record.
  */
 import { connect, type Socket } from 'node:net';
-import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerUpdate, FailureType, type DelegateResult } from '../../../contract/index.js';
 import { compatRequest, startDelegate, statusOf, waitForQuestion } from '../../helpers/delegations.js';
@@ -14,7 +13,9 @@ import { waitFor } from '../../helpers/wait.js';
 import { deliveryTarget, historyOf, taskUpdatedSignals } from '../push/support.js';
 import {
   beside,
+  floodDeliveries,
   OPEN_FILE_LIMIT,
+  question,
   reportingStall,
   startReceiverRig,
   type Measurement,
@@ -53,20 +54,6 @@ async function waitingDelegation(name: string) {
   );
   const question = await waitForQuestion(handle);
   return { handle, question, target: await deliveryTarget(rig.agent, question.taskId) };
-}
-
-/** A valid delivery of a status the delegation has not seen: a new question, `n` its number. */
-function question(taskId: string, n: number): string {
-  return JSON.stringify({
-    statusUpdate: {
-      taskId,
-      status: {
-        state: 'TASK_STATE_INPUT_REQUIRED',
-        message: { messageId: `flood-${n}`, role: 'ROLE_AGENT', parts: [{ text: `Question ${n}?` }] },
-        timestamp: new Date(1_700_000_000_000 + n).toISOString(),
-      },
-    },
-  });
 }
 
 describe('the push receiver under attack', () => {
@@ -190,31 +177,7 @@ describe('the push receiver under attack', () => {
       rig,
       '10000-valid-deliveries',
       async () => {
-        // From an address of its own (127.0.0.2): the ordinary delegations' agent is 127.0.0.1, and the
-        // limit is per source. (A Pool's `localAddress` is a top-level option: undici's connector
-        // overwrites one given in `connect`, so the flood came from 127.0.0.1 and took the agent's
-        // own deliveries' budget — a delivery the SDK does not retry, so a delegation waited an hour.)
-        const url = new URL(target.url);
-        const pool = new Pool(url.origin, { connections: 16, localAddress: '127.0.0.2' });
-        let next = 0;
-        const sender = async () => {
-          while (next < 10_000) {
-            const n = (next += 1);
-            const response = await pool.request({
-              path: `${url.pathname}${url.search}`,
-              method: 'POST',
-              headers: { authorization: `Bearer ${target.credential}`, 'content-type': 'application/a2a+json' },
-              body: question(asked.taskId, 1000 + n),
-            });
-            await response.body.dump();
-            statuses[response.statusCode] = (statuses[response.statusCode] ?? 0) + 1;
-          }
-        };
-        try {
-          await Promise.all(Array.from({ length: 32 }, sender));
-        } finally {
-          await pool.close();
-        }
+        Object.assign(statuses, await floodDeliveries(target, asked.taskId, { total: 10_000 }));
         return { outcome: JSON.stringify(statuses), result: undefined };
       },
       // Beside it, a poll and a push delegation: the push one's deliveries get through the flood.

@@ -10,6 +10,7 @@ import { mkdtempSync, readdirSync, readFileSync, truncateSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client, WorkflowHandle } from '@temporalio/client';
+import { Pool } from 'undici';
 import { expect } from 'vitest';
 import type { AgentsFile } from '../../../activities/index.js';
 import { startDependencyCompatAgent, type RunningAgent } from '../../../agents/index.js';
@@ -202,4 +203,61 @@ export async function beside<T>(
       eventLoopDelayMs: { p99: gauges.eventLoopDelayMs.p99, max: gauges.eventLoopDelayMs.max },
     },
   };
+}
+
+/** A valid delivery of a status the delegation has not seen: a new question, `n` its number. */
+export function question(taskId: string, n: number): string {
+  return JSON.stringify({
+    statusUpdate: {
+      taskId,
+      status: {
+        state: 'TASK_STATE_INPUT_REQUIRED',
+        message: { messageId: `flood-${n}`, role: 'ROLE_AGENT', parts: [{ text: `Question ${n}?` }] },
+        timestamp: new Date(1_700_000_000_000 + n).toISOString(),
+      },
+    },
+  });
+}
+
+/**
+ * Someone holding a delegation's webhook URL and credential delivers `total` valid deliveries,
+ * each a new question (so none is a duplicate), from 32 requests at a time, as fast as the
+ * receiver answers or at most `perSecond`. Returns how many got each status.
+ *
+ * From an address of its own (127.0.0.2): the agents are 127.0.0.1, and the limits are per
+ * source. (A Pool's `localAddress` is a top-level option: undici's connector overwrites one given
+ * in `connect`, so the flood came from 127.0.0.1 and took the agent's own deliveries' budget — a
+ * delivery the SDK does not retry, so a delegation waited an hour.)
+ */
+export async function floodDeliveries(
+  target: { url: string; credential: string },
+  taskId: string,
+  { total, perSecond = Infinity }: { total: number; perSecond?: number },
+): Promise<Record<number, number>> {
+  const statuses: Record<number, number> = {};
+  const url = new URL(target.url);
+  const pool = new Pool(url.origin, { connections: 16, localAddress: '127.0.0.2' });
+  const started = performance.now();
+  let next = 0;
+  const sender = async () => {
+    while (next < total) {
+      const n = (next += 1);
+      const due = started + ((n - 1) * 1000) / perSecond;
+      if (due > performance.now()) await new Promise((resolve) => setTimeout(resolve, due - performance.now()));
+      const response = await pool.request({
+        path: `${url.pathname}${url.search}`,
+        method: 'POST',
+        headers: { authorization: `Bearer ${target.credential}`, 'content-type': 'application/a2a+json' },
+        body: question(taskId, 1000 + n),
+      });
+      await response.body.dump();
+      statuses[response.statusCode] = (statuses[response.statusCode] ?? 0) + 1;
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: 32 }, sender));
+  } finally {
+    await pool.close();
+  }
+  return statuses;
 }

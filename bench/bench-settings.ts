@@ -2,7 +2,16 @@
 
 export type BenchMode = 'quick' | 'full';
 
-export const PHASES = ['latency', 'throughput', 'history', 'resume', 'parked', 'hostility', 'tracing'] as const;
+export const PHASES = [
+  'latency',
+  'throughput',
+  'history',
+  'resume',
+  'parked',
+  'hostility',
+  'tracing',
+  'release',
+] as const;
 export type Phase = (typeof PHASES)[number];
 
 export interface BenchSettings {
@@ -44,6 +53,8 @@ export interface BenchSettings {
     /** Pause between the report's chunks, so the stream is in flight when the worker dies. */
     chunkDelayMs: number;
   };
+  /** Releases with three agents, one at a time, after `warmup` more. */
+  release: { warmup: number; count: number };
 }
 
 const QUICK: Omit<
@@ -56,6 +67,7 @@ const QUICK: Omit<
   history: { shortMs: 1_000, longMs: 30_000 },
   parked: { count: 1_000, startConcurrency: 50, answerConcurrency: 50, cache: 250 },
   resume: { chunkDelayMs: 1_000 },
+  release: { warmup: 2, count: 10 },
 };
 
 const FULL: Omit<
@@ -74,6 +86,7 @@ const FULL: Omit<
   history: { shortMs: 1_000, longMs: 30_000 },
   parked: { count: 10_000, startConcurrency: 50, answerConcurrency: 50 },
   resume: { chunkDelayMs: 1_000 },
+  release: { warmup: 3, count: 10 },
 };
 
 /**

@@ -20,6 +20,7 @@ import { measureLatency } from './phases/latency.js';
 import { measureParked, type ParkedVariant } from './phases/parked.js';
 import { parkedMemory } from './figures.js';
 import { measureHostility } from './phases/hostility.js';
+import { measureRelease } from './phases/release.js';
 import { measureResume } from './phases/resume.js';
 import { measureThroughput } from './phases/throughput.js';
 import { measureTracing } from './phases/tracing.js';
@@ -195,6 +196,13 @@ async function runPhases(env: BenchEnv, settings: BenchSettings, results: BenchR
     if (settings.parkedBaseline)
       results.parked_blocking_activity = await park('blocking_activity', 'blocking_activity workflows');
     results.parked_memory = parkedMemory(results.parked, results.parked_bare);
+  }
+
+  if (settings.phases.includes('release')) {
+    const { warmup, count } = settings.release;
+    log(`release: ${warmup} + ${count} releases with three agents, answered and approved by script`);
+    results.release = await measureRelease(env, { warmup, count, log });
+    log(`release: p50 ${results.release.release_ms.p50} ms`);
   }
 
   if (settings.phases.includes('tracing')) {

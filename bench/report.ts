@@ -101,6 +101,13 @@ export function markdownReport(r: BenchResults): string {
       `ours ${m.ours_mb_per_1000_cached} MB per 1000 cached, a bare-SDK worker ${m.bare_mb_per_1000_cached} MB per 1000 cached: ${m.ratio_to_bare}× (workflow cache ${m.cache})`,
     ]);
   }
+  if (r.release) {
+    const m = r.release.release_ms;
+    rows.push([
+      'release: three agents, answered and approved by script',
+      `p50 ${m.p50} ms, p95 ${m.p95} ms over ${m.n} releases (status read every ${r.release.poll_interval_ms} ms); the share spent between workflow and activities: not measured (spans)`,
+    ]);
+  }
   if (r.resume_after_kill) {
     const k = r.resume_after_kill;
     rows.push([

@@ -4,6 +4,7 @@ import type { Machine } from './machine.js';
 import type { HistoryShape } from './phases/history.js';
 import type { ParkedFigures } from './phases/parked.js';
 import type { HostilityFigures } from './phases/hostility.js';
+import type { ReleaseFigures } from './phases/release.js';
 import type { ResumeFigures } from './phases/resume.js';
 import type { TracingFigures } from './phases/tracing.js';
 import type { ThroughputResult } from './phases/throughput.js';
@@ -42,6 +43,8 @@ export interface BenchResults {
   hostility?: HostilityFigures;
   /** delegate_stream without telemetry built in, with tracing off (no OTEL_* variable) and on (OTLP export, traced client). */
   tracing?: TracingFigures;
+  /** A release with three agents, answered and approved by script, one at a time. */
+  release?: ReleaseFigures;
   targets?: TargetResult[];
 }
 

@@ -32,6 +32,11 @@ export interface BenchEnv {
   bundlePath: string;
   /** A worker child on `taskQueue` (the caller stops or kills it). */
   spawnWorker(taskQueue: string, env?: BenchWorkerOptions['env']): Promise<BenchWorker>;
+  /**
+   * A bare-SDK worker child (bench/bare/worker-main.ts) on `taskQueue`, on its own minimal
+   * bundle (built on first use), with the product worker's cache size `maxCachedWorkflows`.
+   */
+  spawnBareWorker(taskQueue: string, maxCachedWorkflows: number): Promise<BenchWorker>;
   close(): Promise<void>;
 }
 
@@ -49,6 +54,11 @@ export async function startBenchEnv(options: BenchEnvOptions): Promise<BenchEnv>
   const client = new Client({ connection, namespace: server.namespace });
   const workers = new Set<BenchWorker>();
   const webhookSecret = randomBytes(32).toString('base64url');
+  let bareBundle: Promise<string> | undefined;
+  const track = (worker: BenchWorker) => {
+    workers.add(worker);
+    return worker;
+  };
   return {
     cli,
     server,
@@ -73,8 +83,21 @@ export async function startBenchEnv(options: BenchEnvOptions): Promise<BenchEnv>
         },
         cpuProfileDir: options.cpuProfileDir,
       });
-      workers.add(worker);
-      return worker;
+      return track(worker);
+    },
+    async spawnBareWorker(taskQueue, maxCachedWorkflows) {
+      // No tracing interceptors: the SDK's bundle of one workflow, as a user's first worker has it.
+      bareBundle ??= writeWorkflowBundle('bench/bare/workflows.ts', 'bench-bare', false);
+      const worker = await spawnBenchWorker({
+        address: server.address,
+        namespace: server.namespace,
+        taskQueue,
+        bundlePath: await bareBundle,
+        agentUrl: agent.baseUrl,
+        env: { ...options.workerEnv, A2A_MAX_CACHED_WORKFLOWS: String(maxCachedWorkflows) },
+        script: 'bench/bare/worker-main.ts',
+      });
+      return track(worker);
     },
     async close() {
       await Promise.allSettled([...workers].map((w) => w.stop()));

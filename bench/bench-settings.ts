@@ -2,7 +2,16 @@
 
 export type BenchMode = 'quick' | 'full';
 
-export const PHASES = ['latency', 'throughput', 'history', 'resume', 'parked', 'hostility', 'tracing'] as const;
+export const PHASES = [
+  'latency',
+  'throughput',
+  'history',
+  'resume',
+  'parked',
+  'hostility',
+  'tracing',
+  'release',
+] as const;
 export type Phase = (typeof PHASES)[number];
 
 export interface BenchSettings {
@@ -34,11 +43,18 @@ export interface BenchSettings {
   };
   /** Remote work of the history figures: the short task (one delegation after another) and the long one (all at once). */
   history: { shortMs: number; longMs: number };
-  parked: { count: number; startConcurrency: number; answerConcurrency: number };
+  /**
+   * `cache`: the parked workers' workflow cache (A2A_MAX_CACHED_WORKFLOWS); unset, the product's
+   * default. Quick mode shrinks it below `count`, so its parked phase, like the full one, parks
+   * more delegations than the cache holds.
+   */
+  parked: { count: number; startConcurrency: number; answerConcurrency: number; cache?: number };
   resume: {
     /** Pause between the report's chunks, so the stream is in flight when the worker dies. */
     chunkDelayMs: number;
   };
+  /** Releases with three agents, one at a time, after `warmup` more. */
+  release: { warmup: number; count: number };
 }
 
 const QUICK: Omit<
@@ -49,8 +65,9 @@ const QUICK: Omit<
   latency: { warmup: 3, count: 30, pollIntervalMs: 5 },
   throughput: { levels: [{ concurrency: 50, total: 150 }], listIntervalMs: 100 },
   history: { shortMs: 1_000, longMs: 30_000 },
-  parked: { count: 1_000, startConcurrency: 50, answerConcurrency: 50 },
+  parked: { count: 1_000, startConcurrency: 50, answerConcurrency: 50, cache: 250 },
   resume: { chunkDelayMs: 1_000 },
+  release: { warmup: 2, count: 10 },
 };
 
 const FULL: Omit<
@@ -67,8 +84,9 @@ const FULL: Omit<
     listIntervalMs: 100,
   },
   history: { shortMs: 1_000, longMs: 30_000 },
-  parked: { count: 5_000, startConcurrency: 50, answerConcurrency: 50 },
+  parked: { count: 10_000, startConcurrency: 50, answerConcurrency: 50 },
   resume: { chunkDelayMs: 1_000 },
+  release: { warmup: 3, count: 10 },
 };
 
 /**
@@ -76,7 +94,8 @@ const FULL: Omit<
  * development), `--out <file>`, `--cpu-prof <dir>` (profiles of the worker children),
  * `--worker-options '{"maxCachedWorkflows":500}'` (extra worker options, for investigations),
  * `--worker-env '{"MALLOC_ARENA_MAX":"2"}'` (extra environment of the worker processes),
- * `--parked <n>` (another number of parked delegations), `--default-server-config` (the dev
+ * `--parked <n>` (another number of parked delegations), `--parked-cache <n>` (the parked
+ * workers' workflow cache), `--default-server-config` (the dev
  * server without the bench's dynamic config, to see what it changes), `--parked-baseline` (the
  * parked phase also parks the simplest workflow that waits for a signal, `blocking_activity`).
  */
@@ -88,6 +107,7 @@ export function parseArgs(argv: readonly string[], defaultOut: string): BenchSet
   let workerOptions: string | undefined;
   let workerEnv: Record<string, string> | undefined;
   let parked: number | undefined;
+  let parkedCache: number | undefined;
   let defaultServerConfig = false;
   let parkedBaseline = false;
   for (let i = 0; i < argv.length; i++) {
@@ -100,19 +120,27 @@ export function parseArgs(argv: readonly string[], defaultOut: string): BenchSet
     else if (arg === '--worker-options') workerOptions = json(arg, argv[++i]);
     else if (arg === '--worker-env') workerEnv = JSON.parse(json(arg, argv[++i])) as Record<string, string>;
     else if (arg === '--parked') parked = Number(value(arg, argv[++i]));
+    else if (arg === '--parked-cache') parkedCache = Number(value(arg, argv[++i]));
     else if (arg === '--default-server-config') defaultServerConfig = true;
     else if (arg === '--parked-baseline') parkedBaseline = true;
     else
       throw new Error(
-        `unknown argument ${arg}; use --quick, --full, --only <${PHASES.join(',')}>, --out <file>, --cpu-prof <dir>, --worker-options <json>, --worker-env <json>, --parked <n>, --parked-baseline, --default-server-config`,
+        `unknown argument ${arg}; use --quick, --full, --only <${PHASES.join(',')}>, --out <file>, --cpu-prof <dir>, --worker-options <json>, --worker-env <json>, --parked <n>, --parked-cache <n>, --parked-baseline, --default-server-config`,
       );
   }
   const base = mode === 'quick' ? QUICK : FULL;
-  if (parked !== undefined && !(Number.isInteger(parked) && parked > 0))
-    throw new Error('--parked needs a positive integer');
+  for (const [flag, n] of [
+    ['--parked', parked],
+    ['--parked-cache', parkedCache],
+  ] as const)
+    if (n !== undefined && !(Number.isInteger(n) && n > 0)) throw new Error(`${flag} needs a positive integer`);
   return {
     ...base,
-    parked: { ...base.parked, count: parked ?? base.parked.count },
+    parked: {
+      ...base.parked,
+      count: parked ?? base.parked.count,
+      ...(parkedCache !== undefined ? { cache: parkedCache } : {}),
+    },
     phases,
     out,
     defaultServerConfig,

@@ -17,8 +17,10 @@ import { describeMachine, finishMachine } from './machine.js';
 import { DEV_SERVER_DYNAMIC_CONFIG } from './dev-server-config.js';
 import { historyShape, measureAllAtOnce, measureOneByOne } from './phases/history.js';
 import { measureLatency } from './phases/latency.js';
-import { measureParked } from './phases/parked.js';
+import { measureParked, type ParkedVariant } from './phases/parked.js';
+import { parkedMemory } from './figures.js';
 import { measureHostility } from './phases/hostility.js';
+import { measureRelease } from './phases/release.js';
 import { measureResume } from './phases/resume.js';
 import { measureThroughput } from './phases/throughput.js';
 import { measureTracing } from './phases/tracing.js';
@@ -30,7 +32,7 @@ import { markdownReport } from './report.js';
 import type { BenchResults } from './results.js';
 import { checkTargets } from './targets.js';
 import { directDelegation } from './variants/direct.js';
-import { temporalDelegation, type TemporalRun } from './variants/temporal.js';
+import { emptyWorkflowRun, temporalDelegation, type TemporalRun } from './variants/temporal.js';
 import { THROUGHPUT_VARIANTS, VARIANTS, type TemporalVariant, type Variant } from './variants/variant.js';
 
 const log = (line: string) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
@@ -129,7 +131,12 @@ async function runPhases(env: BenchEnv, settings: BenchSettings, results: BenchR
     results.throughput_runs = {};
     for (const level of settings.throughput.levels) {
       for (const v of THROUGHPUT_VARIANTS) {
-        const run = v === 'direct' ? () => direct() : () => temporalDelegation(many, v).then(() => {});
+        const run =
+          v === 'direct'
+            ? () => direct()
+            : v === 'empty_workflow'
+              ? () => emptyWorkflowRun(many)
+              : () => temporalDelegation(many, v).then(() => {});
         const measured = await measureThroughput(run, level);
         log(
           `throughput: ${v} c${level.concurrency}: ${measured.per_s}/s (${measured.completed} in ${measured.seconds} s)`,
@@ -163,37 +170,39 @@ async function runPhases(env: BenchEnv, settings: BenchSettings, results: BenchR
   }
 
   if (settings.phases.includes('parked')) {
-    log(`parked: ${settings.parked.count} delegations in input-required on one worker`);
-    const cache = (JSON.parse(settings.workerOptions ?? '{}') as { maxCachedWorkflows?: number }).maxCachedWorkflows;
-    results.parked = await measureParked(env, {
-      ...settings.parked,
-      listIntervalMs: settings.throughput.listIntervalMs,
-      maxCachedWorkflows: cache ?? loadWorkerConfig({ ...process.env, ...settings.workerEnv }).maxCachedWorkflows,
-      log,
-    });
-    log(`parked: ${results.parked.rss_mb_per_1000} MB per 1000, drained in ${results.parked.drain_s} s`);
-    log(`parked: the same in push mode`);
-    results.parked_push = await measureParked(env, {
-      ...settings.parked,
-      variant: 'delegate_push',
-      listIntervalMs: settings.throughput.listIntervalMs,
-      maxCachedWorkflows: results.parked.max_cached_workflows,
-      log,
-    });
-    log(
-      `parked (push): ${results.parked_push.rss_mb_per_1000} MB per 1000, drained in ${results.parked_push.drain_s} s`,
-    );
-    if (settings.parkedBaseline) {
-      log('parked: the same with the blocking_activity baseline');
-      results.parked_blocking_activity = await measureParked(env, {
+    const fromOptions = (JSON.parse(settings.workerOptions ?? '{}') as { maxCachedWorkflows?: number })
+      .maxCachedWorkflows;
+    const cache =
+      fromOptions ??
+      settings.parked.cache ??
+      loadWorkerConfig({ ...process.env, ...settings.workerEnv }).maxCachedWorkflows;
+    const park = async (variant: ParkedVariant, label: string) => {
+      log(`parked: ${settings.parked.count} ${label} waiting for their answer on one worker (workflow cache ${cache})`);
+      const figures = await measureParked(env, {
         ...settings.parked,
-        variant: 'blocking_activity',
+        variant,
         listIntervalMs: settings.throughput.listIntervalMs,
-        maxCachedWorkflows: results.parked.max_cached_workflows,
+        maxCachedWorkflows: cache,
         log,
       });
-      log(`parked (blocking_activity): ${results.parked_blocking_activity.rss_mb_per_1000} MB per 1000`);
-    }
+      log(
+        `parked (${variant}): ${figures.rss_mb_per_1000_cached} MB per 1000 cached, ${figures.rss_mb_per_1000} MB per 1000 parked, drained in ${figures.drain_s} s`,
+      );
+      return figures;
+    };
+    results.parked = await park('delegate_stream', 'delegations');
+    results.parked_push = await park('delegate_push', 'delegations in push mode');
+    results.parked_bare = await park('bare_sdk', 'minimal workflows of a bare-SDK worker');
+    if (settings.parkedBaseline)
+      results.parked_blocking_activity = await park('blocking_activity', 'blocking_activity workflows');
+    results.parked_memory = parkedMemory(results.parked, results.parked_bare);
+  }
+
+  if (settings.phases.includes('release')) {
+    const { warmup, count } = settings.release;
+    log(`release: ${warmup} + ${count} releases with three agents, answered and approved by script`);
+    results.release = await measureRelease(env, { warmup, count, log });
+    log(`release: p50 ${results.release.release_ms.p50} ms`);
   }
 
   if (settings.phases.includes('tracing')) {

@@ -1,5 +1,7 @@
 /** The markdown tables a run prints on stdout (and bench/README.md shows). */
 import type { BenchResults, TargetResult } from './results.js';
+import { throughputRatios } from './figures.js';
+import { round } from './stats.js';
 import { VARIANTS } from './variants/variant.js';
 
 export function markdownReport(r: BenchResults): string {
@@ -22,18 +24,29 @@ export function markdownReport(r: BenchResults): string {
           'workflow tasks',
           'activity tasks',
         ],
-        VARIANTS.map((v) => [
-          v,
-          fmt(r.latency_ms?.[v]?.p50),
-          fmt(r.latency_ms?.[v]?.p95),
-          ...levels.map((c) => fmt(r.throughput_per_s?.[v]?.[c])),
-          fmt(r.agent_requests_per_task?.[v]),
-          v === 'direct' ? '—' : fmt(r.round_trips?.[v]?.workflow_tasks),
-          v === 'direct' ? '—' : fmt(r.round_trips?.[v]?.activity_tasks),
-        ]),
+        [...VARIANTS, ...(r.throughput_per_s?.empty_workflow ? (['empty_workflow'] as const) : [])].map((v) => {
+          const temporal = v !== 'direct' && v !== 'empty_workflow';
+          return [
+            v,
+            fmt(v === 'empty_workflow' ? undefined : r.latency_ms?.[v]?.p50),
+            fmt(v === 'empty_workflow' ? undefined : r.latency_ms?.[v]?.p95),
+            ...levels.map((c) =>
+              fmt((r.throughput_per_s as Record<string, Record<string, number>> | undefined)?.[v]?.[c]),
+            ),
+            fmt(v === 'empty_workflow' ? undefined : r.agent_requests_per_task?.[v]),
+            temporal ? fmt(r.round_trips?.[v]?.workflow_tasks) : '—',
+            temporal ? fmt(r.round_trips?.[v]?.activity_tasks) : '—',
+          ];
+        }),
       ),
       '',
     );
+    const ratios = Object.entries(throughputRatios(r.throughput_per_s));
+    if (ratios.length)
+      out.push(
+        `Throughput delegate_stream / blocking_activity: ${ratios.map(([c, x]) => `${x} at ${c}`).join(', ')} (empty_workflow: a workflow that returns at once, the ceiling of this server and worker).`,
+        '',
+      );
   }
 
   if (r.tracing) {
@@ -73,11 +86,26 @@ export function markdownReport(r: BenchResults): string {
     ['parked', r.parked],
     ['parked (push mode)', r.parked_push],
     ['parked (blocking_activity baseline)', r.parked_blocking_activity],
+    ['parked (bare-SDK worker, minimal workflow)', r.parked_bare],
   ] as const) {
     if (!p) continue;
     rows.push([
-      `${label}: ${p.n} delegations in input-required`,
-      `worker RSS ${p.worker_rss_mb} MB (idle ${p.idle_rss_mb} MB, peak ${p.peak_rss_mb} MB) → ${p.rss_mb_per_1000} MB per 1000; all parked in ${p.start_s} s; all answered and completed in ${p.drain_s} s (workflow cache ${p.max_cached_workflows})`,
+      `${label}: ${p.n} waiting for their answer`,
+      `worker RSS ${p.worker_rss_mb} MB (idle ${p.idle_rss_mb} MB, peak ${p.peak_rss_mb} MB) → ${p.rss_mb_per_1000_cached} MB per 1000 cached, ${p.rss_mb_per_1000} MB per 1000 parked; all parked in ${p.start_s} s (${rate(p.n, p.start_s)}/s); all answered and completed in ${p.drain_s} s (${rate(p.n, p.drain_s)}/s) (workflow cache ${p.max_cached_workflows})`,
+    ]);
+  }
+  if (r.parked_memory) {
+    const m = r.parked_memory;
+    rows.push([
+      'memory per cached workflow',
+      `ours ${m.ours_mb_per_1000_cached} MB per 1000 cached, a bare-SDK worker ${m.bare_mb_per_1000_cached} MB per 1000 cached: ${m.ratio_to_bare}× (workflow cache ${m.cache})`,
+    ]);
+  }
+  if (r.release) {
+    const m = r.release.release_ms;
+    rows.push([
+      'release: three agents, answered and approved by script',
+      `p50 ${m.p50} ms, p95 ${m.p95} ms over ${m.n} releases (status read every ${r.release.poll_interval_ms} ms); the share spent between workflow and activities: not measured (spans)`,
     ]);
   }
   if (r.resume_after_kill) {
@@ -112,7 +140,7 @@ export function markdownReport(r: BenchResults): string {
 
 function targetRow(t: TargetResult): string[] {
   const unit = (v: number | null) => (v === null ? 'n/a' : `${v} ${t.unit}`);
-  return [t.target, unit(t.value), unit(t.limit), t.pass === null ? 'skipped' : t.pass ? 'PASS' : 'FAIL'];
+  return [t.target, unit(t.value), unit(t.limit), t.result];
 }
 
 function table(header: string[], rows: string[][]): string {
@@ -121,6 +149,10 @@ function table(header: string[], rows: string[][]): string {
     `| ${header.map(() => '---').join(' | ')} |`,
     ...rows.map((row) => `| ${row.join(' | ')} |`),
   ].join('\n');
+}
+
+function rate(n: number, seconds: number): string {
+  return seconds > 0 ? String(round(n / seconds)) : '—';
 }
 
 function fmt(v: number | undefined): string {

@@ -9,7 +9,6 @@
  * interceptors at all: the tracing phase's baseline, run on a bundle without them) and
  * BENCH_WORKER_OPTIONS (JSON: extra `Worker.create` options, for investigations).
  */
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Client } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { AgentRegistry } from '../activities/index.js';
@@ -22,7 +21,7 @@ import { a2aWorkerOptions } from '../worker/worker-options.js';
 import { startTracing, stopTracing } from '../telemetry/tracing.js';
 import { createBaselineActivities } from './activities/index.js';
 import { AGENT_NAME } from './scenario.js';
-import { EVENT_LOOP_REQUEST, GC_REQUEST, WORKER_READY_LINE } from './worker-process.js';
+import { answerBenchRequests, WORKER_READY_LINE } from './worker-ipc.js';
 
 async function main(): Promise<void> {
   const agentUrl = process.env.BENCH_AGENT_URL;
@@ -46,9 +45,8 @@ async function main(): Promise<void> {
   const registry = new AgentRegistry({
     agents: Object.fromEntries(Object.entries(agents).map(([name, url]) => [name, { url }])),
   });
-  // How long the event loop was blocked, for the hostility phase (reset on every read).
-  const loop = monitorEventLoopDelay({ resolution: 10 });
-  loop.enable();
+  // A full GC before the bench reads the RSS (parked.ts); event-loop delay for the hostility phase.
+  answerBenchRequests();
   const connection = await NativeConnection.connect(target.connectionOptions);
   const worker = await Worker.create({
     connection,
@@ -56,18 +54,6 @@ async function main(): Promise<void> {
     ...a2aWorkerOptions(config, registry, process.env.BENCH_TELEMETRY === 'none' ? false : undefined),
     activities: createBaselineActivities(registry, config.requestTimeoutMs), // added to the plugin's
     ...(process.env.BENCH_WORKER_OPTIONS ? (JSON.parse(process.env.BENCH_WORKER_OPTIONS) as object) : {}),
-  });
-  // The bench asks over IPC for a full garbage collection before it reads the RSS (see parked.ts).
-  process.on('message', (message) => {
-    if (message === EVENT_LOOP_REQUEST) {
-      process.send?.({ eventLoop: { maxMs: loop.max / 1e6, p99Ms: loop.percentile(99) / 1e6 } });
-      loop.reset();
-      return;
-    }
-    if (message !== GC_REQUEST) return;
-    const before = process.memoryUsage();
-    (globalThis as { gc?: () => void }).gc?.();
-    process.send?.({ gc: { before, after: process.memoryUsage() } });
   });
   // Push mode's receiver, in this process like `a2a-temporal worker --webhook-port` runs it.
   const webhookPort = process.env.BENCH_WEBHOOK_PORT;

@@ -6,10 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../platform/paths.js';
-
-export const WORKER_READY_LINE = 'bench worker ready';
-export const GC_REQUEST = 'bench:gc';
-export const EVENT_LOOP_REQUEST = 'bench:event-loop';
+import { EVENT_LOOP_REQUEST, GC_REQUEST, WORKER_READY_LINE } from './worker-ipc.js';
 
 export interface BenchWorkerOptions {
   address: string;
@@ -21,6 +18,8 @@ export interface BenchWorkerOptions {
   env?: Record<string, string>;
   /** Write a V8 CPU profile here when the worker exits gracefully. */
   cpuProfileDir?: string;
+  /** The worker's main module, relative to the package root. @default 'bench/worker-main.ts' */
+  script?: string;
 }
 
 export interface BenchWorker {
@@ -49,7 +48,7 @@ export async function spawnBenchWorker(options: BenchWorkerOptions): Promise<Ben
     '--expose-gc',
     '--import',
     'tsx',
-    join(packageRoot, 'bench', 'worker-main.ts'),
+    join(packageRoot, options.script ?? 'bench/worker-main.ts'),
   ];
   const child = spawn(process.execPath, args, {
     cwd: packageRoot,

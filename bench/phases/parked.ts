@@ -3,17 +3,21 @@
  * time until all are parked (visibility: `A2aTaskState` = INPUT_REQUIRED), the worker's RSS
  * then (against its RSS after a warm-up), and, after all are answered, the time until all have
  * completed. A parked delegation holds no activity slot and no open connection, so the RSS per
- * parked delegation is what its cached workflow state costs.
+ * parked delegation is what its cached workflow state costs, as long as all fit the worker's
+ * workflow cache; past it, the evicted ones cost next to nothing, hence `rss_mb_per_1000_cached`.
  */
-import type { Client } from '@temporalio/client';
+import type { Client, WorkflowHandle } from '@temporalio/client';
 import { answerSignal } from '../../contract/index.js';
 import type { BenchEnv } from '../bench-env.js';
 import { visibilityListDelivery, waitingQuery } from '../delivery/visibility-list.js';
+import { mbPer1000Cached } from '../figures.js';
 import { round } from '../stats.js';
 import { startDelegation, temporalDelegation, type TemporalRun } from '../variants/temporal.js';
 import { ANSWER_TEXT } from '../scenario.js';
 import { waitFor } from '../../test/helpers/wait.js';
 import { mapLimit } from '../wait.js';
+
+let bareSequence = 0;
 
 export interface ParkedFigures {
   n: number;
@@ -22,6 +26,8 @@ export interface ParkedFigures {
   idle_rss_mb: number;
   /** (worker_rss_mb - idle_rss_mb) per 1000 parked delegations. */
   rss_mb_per_1000: number;
+  /** (worker_rss_mb - idle_rss_mb) per 1000 workflows in the cache (min(n, cache)): what one cached workflow costs. */
+  rss_mb_per_1000_cached: number;
   /** Peak RSS over the whole phase (VmHWM), and the RSS once all have completed (nothing parked). */
   peak_rss_mb: number;
   rss_after_drain_mb: number;
@@ -38,32 +44,55 @@ export interface ParkedOptions {
   startConcurrency: number;
   answerConcurrency: number;
   listIntervalMs: number;
-  /** The worker's workflow cache size, for the report. */
+  /** The worker's workflow cache size (given to the worker as A2A_MAX_CACHED_WORKFLOWS). */
   maxCachedWorkflows: number;
-  /** How the delegations follow their tasks (or the baseline that waits for its signal). @default 'delegate_stream' */
-  variant?: 'delegate_stream' | 'delegate_push' | 'blocking_activity';
+  /**
+   * How the delegations follow their tasks, or a baseline that waits for its signal:
+   * `blocking_activity` in our worker, `bare_sdk` (bare/workflows.ts) in a bare-SDK worker.
+   * @default 'delegate_stream'
+   */
+  variant?: ParkedVariant;
   log: (line: string) => void;
 }
+
+export type ParkedVariant = 'delegate_stream' | 'delegate_push' | 'blocking_activity' | 'bare_sdk';
 
 const WARMUP = 5;
 
 export async function measureParked(env: BenchEnv, options: ParkedOptions): Promise<ParkedFigures> {
   const { client } = env;
-  const taskQueue = `bench-parked-${options.variant ?? 'delegate_stream'}-${process.pid}`;
-  const worker = await env.spawnWorker(taskQueue);
+  const variant = options.variant ?? 'delegate_stream';
+  const taskQueue = `bench-parked-${variant}-${process.pid}`;
+  const cache = String(options.maxCachedWorkflows);
+  const worker =
+    variant === 'bare_sdk'
+      ? await env.spawnBareWorker(taskQueue, options.maxCachedWorkflows)
+      : await env.spawnWorker(taskQueue, { A2A_MAX_CACHED_WORKFLOWS: cache });
   const run: TemporalRun = {
     client,
     taskQueue,
     delivery: visibilityListDelivery(client, taskQueue, options.listIntervalMs),
   };
-  const variant = options.variant ?? 'delegate_stream';
-  for (let i = 0; i < WARMUP; i++) await temporalDelegation(run, variant);
+  const start = (): Promise<WorkflowHandle> =>
+    variant === 'bare_sdk'
+      ? client.workflow.start('waitForSignal', { taskQueue, workflowId: `bench-bare-${process.pid}-${++bareSequence}` })
+      : startDelegation(run, variant);
+  for (let i = 0; i < WARMUP; i++) {
+    if (variant !== 'bare_sdk') {
+      await temporalDelegation(run, variant);
+      continue;
+    }
+    const handle = await start();
+    await run.delivery.awaitQuestion(handle);
+    await handle.signal(answerSignal, { text: ANSWER_TEXT });
+    await handle.result();
+  }
   // RSS is read after a full GC of the worker's main thread, so collectable garbage is not counted.
   const idleHeap = (await worker.collectGarbage()).after.heapUsed;
   const idle = worker.rssMb();
 
   const startedAt = performance.now();
-  await mapLimit(options.count, options.startConcurrency, () => startDelegation(run, variant));
+  await mapLimit(options.count, options.startConcurrency, start);
   options.log(
     `parked: ${options.count} started in ${((performance.now() - startedAt) / 1000).toFixed(1)} s; waiting for all to park`,
   );
@@ -97,6 +126,7 @@ export async function measureParked(env: BenchEnv, options: ParkedOptions): Prom
     `TaskQueue = "${taskQueue}" AND ExecutionStatus != "Completed" AND ExecutionStatus != "Running"`,
   );
   if (failed) throw new Error(`${failed} parked delegations did not complete`);
+  run.delivery.close();
   const peak = worker.peakRssMb();
   const drainedHeap = (await worker.collectGarbage()).after.heapUsed;
   const drainedRss = worker.rssMb();
@@ -106,6 +136,10 @@ export async function measureParked(env: BenchEnv, options: ParkedOptions): Prom
     worker_rss_mb: round(rss),
     idle_rss_mb: round(idle),
     rss_mb_per_1000: round(((rss - idle) * 1000) / options.count),
+    rss_mb_per_1000_cached: mbPer1000Cached(
+      { worker_rss_mb: rss, idle_rss_mb: idle, n: options.count },
+      options.maxCachedWorkflows,
+    ),
     peak_rss_mb: round(peak),
     rss_after_drain_mb: round(drainedRss),
     heap_used_mb: { idle: mb(idleHeap), parked: mb(parkedHeap), drained: mb(drainedHeap) },

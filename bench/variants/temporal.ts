@@ -63,3 +63,11 @@ function check(workflowId: string, result: { state?: string; artifacts: Artifact
     );
   }
 }
+
+/** One `emptyWorkflow` (bench/workflows/empty-workflow.ts), started and awaited. */
+export async function emptyWorkflowRun(run: Pick<TemporalRun, 'client' | 'taskQueue'>): Promise<void> {
+  await run.client.workflow.execute('emptyWorkflow', {
+    taskQueue: run.taskQueue,
+    workflowId: `bench-empty-${process.pid}-${++sequence}`,
+  });
+}

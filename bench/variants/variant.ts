@@ -11,8 +11,20 @@ export type Variant = (typeof VARIANTS)[number];
 
 export type TemporalVariant = Exclude<Variant, 'direct'>;
 
-/** The variants whose throughput is measured (the durable design against the lower bound). */
-export const THROUGHPUT_VARIANTS = ['direct', 'delegate_stream', 'delegate_poll'] as const satisfies readonly Variant[];
+/**
+ * The rows of the throughput table: every variant but push (its receiver adds a path of its own),
+ * and `empty_workflow` (a workflow that returns at once: what the server and the worker do per
+ * workflow at all, the ceiling of every durable design on this machine).
+ */
+export const THROUGHPUT_VARIANTS = [
+  'direct',
+  'empty_workflow',
+  'blocking_activity',
+  'timer_poll',
+  'delegate_stream',
+  'delegate_poll',
+] as const;
+export type ThroughputVariant = (typeof THROUGHPUT_VARIANTS)[number];
 
 /** The workflow type and `delegate` mode behind a Temporal variant. */
 export function workflowOf(variant: TemporalVariant): { workflowType: string; mode: 'stream' | 'poll' | 'push' } {

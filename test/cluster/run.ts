@@ -31,6 +31,7 @@ import {
 } from './harness/binaries.js';
 import type { ClusterState } from './harness/cluster-state.js';
 import { findPostgres, startPostgres, stopPostgres, type PostgresInfo } from './harness/postgres.js';
+import { runSetup } from './harness/setup.js';
 import { createSchemas, serverEnv, startSupervisedServer, startUiServer } from './harness/temporal-server.js';
 
 const NAMESPACE = 'default';
@@ -141,7 +142,7 @@ try {
 
   await step(
     'a2a-temporal setup',
-    () => runSetup(server.address),
+    () => runSetup(server.address, NAMESPACE),
     (out) => out,
   );
 
@@ -181,30 +182,4 @@ try {
   if (failed) console.error(`cluster: FAILED; the server's and PostgreSQL's logs are in ${runDir}`);
   else rmSync(runDir, { recursive: true, force: true });
   process.exitCode = failed ? 1 : 0;
-}
-
-/** The project's own setup command, as an operator runs it: creates the namespace, registers the search attributes. */
-function runSetup(address: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const setup = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        join(packageRoot, 'client', 'cli.ts'),
-        'setup',
-        '--address',
-        address,
-        '--namespace',
-        NAMESPACE,
-      ],
-      { cwd: packageRoot, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    setup.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    setup.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    setup.once('exit', (code) =>
-      code === 0 ? resolve(out.trim().split('\n').join('; ')) : reject(new Error(`a2a-temporal setup failed:\n${out}`)),
-    );
-  });
 }

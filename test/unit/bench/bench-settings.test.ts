@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { parseArgs } from '../../../bench/bench-settings.js';
+
+describe('the bench settings', () => {
+  it('park more delegations in quick mode than the parked workers cache, so evictions happen', () => {
+    const { parked } = parseArgs(['--quick'], 'out.json');
+    expect(parked.cache).toBeLessThan(parked.count);
+  });
+
+  it('park 10,000 in full mode, in the product default cache', () => {
+    expect(parseArgs([], 'out.json').parked).toMatchObject({ count: 10_000 });
+    expect(parseArgs([], 'out.json').parked.cache).toBeUndefined();
+  });
+
+  it('take another parked count and cache from the command line, positive integers only', () => {
+    expect(parseArgs(['--quick', '--parked', '200', '--parked-cache', '50'], 'out.json').parked).toMatchObject({
+      count: 200,
+      cache: 50,
+    });
+    expect(() => parseArgs(['--parked-cache', '0'], 'out.json')).toThrow('--parked-cache needs a positive integer');
+  });
+
+  it('know the release phase', () => {
+    expect(parseArgs(['--only', 'release'], 'out.json').phases).toEqual(['release']);
+  });
+});

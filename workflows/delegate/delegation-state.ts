@@ -129,6 +129,12 @@ export class DelegationState {
    */
   observe(outcome: TrackOutcome): void {
     this.unreachableSince = outcome.unreachableSince;
+    const { silence } = outcome;
+    const iso = (ms: number) => new Date(ms).toISOString();
+    this.status.unreachable =
+      outcome.unreachableSince !== undefined && silence
+        ? { since: iso(outcome.unreachableSince), lastError: silence.lastError, givesUpAt: iso(silence.givesUpAt) }
+        : undefined;
     // A read that holds nothing dropped (push mode's GetTask counts afresh) does not undo the count.
     this.droppedBytes = Math.max(this.droppedBytes, outcome.droppedBytes ?? 0);
     this.status.state = outcome.task.status.state;
@@ -254,6 +260,7 @@ export class DelegationState {
   }
 
   completed(): void {
+    this.status.unreachable = undefined;
     this.setPhase('completed');
   }
 
@@ -262,6 +269,7 @@ export class DelegationState {
   }
 
   canceled(): void {
+    this.status.unreachable = undefined;
     this.setPhase('canceled');
   }
 
@@ -272,6 +280,7 @@ export class DelegationState {
 
   failed(message: string): void {
     this.status.phase = 'failed';
+    this.status.unreachable = undefined;
     this.status.question = undefined;
     this.status.error = message;
     this.onChange(this.status);

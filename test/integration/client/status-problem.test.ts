@@ -15,10 +15,11 @@ import { readStatus, type StatusView } from '../../../client/status-view.js';
 import { freePort } from '../../../platform/free-port.js';
 import { packageRoot } from '../../../platform/paths.js';
 import { a2aTemporalPlugin } from '../../../worker/plugin.js';
-import { registryOf } from '../../helpers/delegations.js';
+import { currentDetails, registryOf } from '../../helpers/delegations.js';
 import { uniqueTaskQueue, useTemporal } from '../../helpers/temporal.js';
 import { startToxiproxy, type FaultyLink, type RunningToxiproxy } from '../../helpers/toxiproxy.js';
 import { waitFor } from '../../helpers/wait.js';
+import { EARLY_END_AFTER_MS } from '../../../activities/track-task.js';
 import { HEARTBEAT_S } from '../../faults/faults.js';
 import { AGENT_PACE, cellRequest, settle, spawnCli, startDelegation, underWay } from '../../faults/support.js';
 
@@ -98,9 +99,27 @@ describe('status while the agent is down', () => {
         mkdirSync(ARTIFACTS, { recursive: true });
         writeFileSync(join(ARTIFACTS, `status-agent-down-${mode}.txt`), `${renderStatus(shown!)}\n`);
 
+        // The UI's current details show the same line, as the workflow learned it when the
+        // tracking round ended early (without the live attempts and next try).
+        const ui = await waitFor(
+          async () => (await currentDetails(handle)).match(/\*\*(agent unreachable since .+)\*\*/)?.[1],
+          { what: `${mode}: the UI's current details showing the problem`, timeoutMs: 60_000, intervalMs: 250 },
+        );
+        expect(ui).toMatch(
+          new RegExp(
+            `^agent unreachable since ${problem.since.slice(11, 19)}Z \\(last: .+\\); gives up at \\d\\d:\\d\\d:\\d\\dZ$`,
+          ),
+        );
+        expect((Date.now() - down) / 1000).toBeLessThan(NOTICE_WITHIN_S + EARLY_END_AFTER_MS / 1000);
+
         await link.setEnabled(true);
         await waitFor(async () => (await read()).delegations[0]?.problem === undefined, {
           what: `${mode}: the problem cleared once the agent answers`,
+          timeoutMs: 60_000,
+          intervalMs: 250,
+        });
+        await waitFor(async () => !(await currentDetails(handle)).includes('unreachable'), {
+          what: `${mode}: the UI's current details cleared once the agent answers`,
           timeoutMs: 60_000,
           intervalMs: 250,
         });

@@ -46,6 +46,11 @@ export class Reachability {
   private nextAt: number | undefined;
   /** The request in flight: what it is and when it left. */
   private asked: { what: string; at: number } | undefined;
+  /** Whether the agent was silent when {@link onSilenceChange}'s listener last heard (or at the start). */
+  private shownSilent: boolean;
+  private listener: ((silent: boolean) => void) | undefined;
+  /** Fires when the request in flight becomes overdue (silence that no failure has said yet). */
+  private overdueTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly agent: string,
@@ -54,13 +59,41 @@ export class Reachability {
     public since?: number,
     /** A request unanswered for this long shows as silence. @default 2_500 */
     private readonly noticeMs = 2_500,
-  ) {}
+  ) {
+    this.shownSilent = since !== undefined;
+  }
+
+  /**
+   * Calls `listener` whenever the silence {@link silence} shows starts (a failure, or a request
+   * overdue) or ends (the agent answered). Once per change, never for the state at the start.
+   */
+  onSilenceChange(listener: (silent: boolean) => void): void {
+    this.listener = listener;
+  }
+
+  /** Whether {@link silence} shows the agent silent now. */
+  get silent(): boolean {
+    return this.silence() !== undefined;
+  }
+
+  private changed(): void {
+    const silent = this.silent;
+    if (silent === this.shownSilent) return;
+    this.shownSilent = silent;
+    this.listener?.(silent);
+  }
+
+  private watchOverdue(): void {
+    clearTimeout(this.overdueTimer);
+    this.overdueTimer = this.asked ? setTimeout(() => this.changed(), this.noticeMs).unref() : undefined;
+  }
 
   /** A request (`what`, e.g. `GetTask`) leaves now; returns when it left, for {@link failed}. */
   asking(what: string): number {
     const at = Date.now();
     this.asked = { what, at };
     this.nextAt = undefined;
+    this.watchOverdue();
     return at;
   }
 
@@ -71,6 +104,8 @@ export class Reachability {
     this.unanswered = 0;
     this.nextAt = undefined;
     this.delayMs = 1_000;
+    this.watchOverdue();
+    this.changed();
   }
 
   /**
@@ -82,6 +117,8 @@ export class Reachability {
     this.asked = undefined;
     this.unanswered += 1;
     this.lastError = err.message.split('\n', 1)[0]!.slice(0, MAX_ERROR_TEXT);
+    this.watchOverdue();
+    this.changed();
     return Date.now() - this.since;
   }
 

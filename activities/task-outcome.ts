@@ -35,6 +35,8 @@ export interface TrackOutcome {
   artifacts: Artifact[];
   /** Set when the round ended while the agent did not answer: since when (epoch ms), so the next round goes on counting. */
   unreachableSince?: number;
+  /** With `unreachableSince`: the silence as the round ended in it (the last error, when the delegation gives up), for the UI. */
+  silence?: { lastError: string; attempts: number; givesUpAt: number };
   /** Bytes the agent made this delegation drop so far (see ByteBudget): pass them to the next round (RoundSettings.droppedBytes). */
   droppedBytes?: number;
   /** The same for file bytes written to the blob store. */

@@ -114,9 +114,15 @@ function probeMsOf(heartbeatTimeoutMs: number | undefined): number {
   return Math.max(1_000, (heartbeatTimeoutMs ?? 5_000) / 2);
 }
 
-/** A round's outcome, with the silence it ended in (if it did). */
+/**
+ * A round's outcome, with the silence it ended in (if it did: failures, or a request overdue,
+ * counted from when it left), so the next round goes on counting and the workflow can show it.
+ */
 export function withReachability(outcome: TrackOutcome, reach: Reachability): TrackOutcome {
-  return reach.since === undefined ? outcome : { ...outcome, unreachableSince: reach.since };
+  const silence = reach.silence();
+  if (!silence) return outcome;
+  const { since, lastError, attempts, givesUpAt } = silence;
+  return { ...outcome, unreachableSince: since, silence: { lastError, attempts, givesUpAt } };
 }
 
 /** The heartbeat details: what was seen, and since when the agent has not answered (and why, in one line). */
@@ -147,9 +153,22 @@ export interface Follower {
   beat: () => void;
   /** Epoch ms when the round ends. */
   deadline: number;
+  /** Aborted when the round ends early to tell the workflow that the agent went silent, or answers again. */
+  early: AbortSignal;
 }
 
-/** A round of following `view`'s task, from now until `input.roundMs` has passed. */
+/**
+ * A round ends early at most this long after it started (or at once, if later), when the agent
+ * went silent or answered again: the workflow learns it from the round's outcome (its UI's
+ * current details show the problem), at two rounds per outage, and an agent that flaps costs at
+ * most one round per this much time.
+ */
+export const EARLY_END_AFTER_MS = 10_000;
+
+/**
+ * A round of following `view`'s task, from now until `input.roundMs` has passed, or until the
+ * agent's silence changes (it went silent, or answered after silence; see {@link EARLY_END_AFTER_MS}).
+ */
 export function followerOf(
   deps: Pick<ActivityDeps, 'requestTimeoutMs'>,
   client: A2AClient,
@@ -157,8 +176,27 @@ export function followerOf(
   { view, reach }: { view: TaskView; reach: Reachability },
   beat: () => void,
 ): Follower {
-  const deadline = Date.now() + input.roundMs;
-  return { client, requestTimeoutMs: deps.requestTimeoutMs, input, view, reach, beat, deadline };
+  const started = Date.now();
+  const deadline = started + input.roundMs;
+  const startedSilent = reach.since !== undefined;
+  const early = new AbortController();
+  reach.onSilenceChange(() => {
+    const endIfChanged = () => {
+      // Not before the task is known: a send's round must name the task it leaves the workflow.
+      if (reach.silent !== startedSilent && view.task.id) early.abort();
+    };
+    setTimeout(endIfChanged, Math.max(0, started + EARLY_END_AFTER_MS - Date.now())).unref();
+  });
+  return {
+    client,
+    requestTimeoutMs: deps.requestTimeoutMs,
+    input,
+    view,
+    reach,
+    beat,
+    deadline,
+    early: early.signal,
+  };
 }
 
 /** Where following ended: the task decided (or the round ended, `running`), or the agent replied with a message. */
@@ -183,9 +221,9 @@ export async function followStream(
   let pause = input.pollInitialMs;
   for (;;) {
     const remaining = f.deadline - Date.now();
-    if (remaining <= 0) return await running(view);
+    if (remaining <= 0 || f.early.aborted) return await running(view);
     const ended = new AbortController();
-    const round = AbortSignal.any([context.cancellationSignal, AbortSignal.timeout(remaining)]);
+    const round = AbortSignal.any([context.cancellationSignal, AbortSignal.timeout(remaining), f.early]);
     const stream = AbortSignal.any([round, ended.signal]);
     const before = view.events;
     // Until its first event the stream is a request waiting for its answer; after that, silence is the agent's to keep.
@@ -237,7 +275,7 @@ export async function followStream(
     if (read) return read;
     // Still running and the stream ended: subscribe again, pausing longer while nothing happens.
     pause = view.events > before + 1 ? input.pollInitialMs : Math.min(pause * 1.5, input.pollMaxMs);
-    if (Date.now() + pause >= f.deadline) return await running(view);
+    if (Date.now() + pause >= f.deadline || f.early.aborted) return await running(view);
     await context.sleep(pause);
   }
 }
@@ -266,7 +304,7 @@ async function poll(f: Follower): Promise<FollowEnd> {
     const read = await readTask(f);
     if (read) return read;
     pause = view.fingerprint() !== before ? input.pollInitialMs : Math.min(pause * 1.5, input.pollMaxMs);
-    if (Date.now() + pause >= f.deadline) return await running(f.view);
+    if (Date.now() + pause >= f.deadline || f.early.aborted) return await running(f.view);
     await Context.current().sleep(pause);
   }
 }
@@ -276,13 +314,16 @@ async function readTask(f: Follower): Promise<FollowEnd | undefined> {
   const { client, input, view, reach, beat } = f;
   const timeoutMs = reach.timeoutFor(f.requestTimeoutMs);
   const askedAt = reach.asking('GetTask');
+  const cancelled = Context.current().cancellationSignal;
   try {
     const task = await client.getTask(
       { id: view.task.id, historyLength: 0 },
-      { signal: Context.current().cancellationSignal, timeoutMs },
+      { signal: AbortSignal.any([cancelled, f.early]), timeoutMs },
     );
     await view.read(task);
   } catch (err) {
+    // The round ends early (the request, overdue, stays counted as silence from when it left).
+    if (f.early.aborted && !cancelled.aborted) return undefined;
     if (!isTransient(err)) throw err;
     await reach.failed(err, askedAt);
     return undefined;

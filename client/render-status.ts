@@ -7,6 +7,7 @@
  */
 import { isTerminalState } from '../a2a/index.js';
 import { sizeText, type FileSummary } from '../contract/artifact-ref.js';
+import { problemLine } from '../contract/problem-line.js';
 import { fitLines, paintTerminal, renderColumns, renderMarkdown, type TerminalText } from './markdown-terminal.js';
 import { terminalStyle, type OutputFormat, type TerminalStyle } from './output-format.js';
 import type { StatusView } from './status-view.js';
@@ -119,21 +120,9 @@ function phaseText(d: StatusView['delegations'][number]): string {
     .replace(/_/g, '-')}`;
 }
 
-/**
- * One line: "agent unreachable since 14:02:11 (7 attempts, last: connection refused …), next try
- * in 8 s; gives up at 14:04:11" (times of day in UTC, as the JSON's are).
- */
+/** The problem's line (see contract/problem-line.ts), "next try in" counted from `now`. */
 export function problemText(problem: Problem, now = Date.now()): string {
-  const time = (iso: string) => `${iso.slice(11, 19)}Z`;
-  const what = problem.kind === 'agent-unreachable' ? 'agent unreachable' : `${problem.activity} failing`;
-  const tries = `${problem.attempts} attempt${problem.attempts === 1 ? '' : 's'}`;
-  let line = `${what} since ${time(problem.since)} (${tries}, last: ${problem.lastError})`;
-  if (problem.nextAttemptAt) {
-    const inS = Math.max(0, Math.round((Date.parse(problem.nextAttemptAt) - now) / 1000));
-    line += `, next try in ${inS} s`;
-  }
-  if (problem.givesUpAt) line += `; gives up at ${time(problem.givesUpAt)}`;
-  return line;
+  return problemLine(problem, now);
 }
 
 function capitalise(text: string): string {

@@ -242,6 +242,12 @@ export interface DelegationStatus {
    * agent refused it. The delegation ends the same way whatever the agent answers.
    */
   remoteCancel?: string;
+  /**
+   * The agent has not answered since `since` (ISO 8601), as the last tracking round saw it when it
+   * ended (a round ends early when the agent goes silent or answers again): the line the UI's
+   * current details show. `status` shows the live attempts. Cleared once the agent answers.
+   */
+  unreachable?: { since: string; lastError: string; givesUpAt: string };
 }
 
 /** What a delegation running as a child tells its parent (signal `delegationChanged`): no artifacts. See [docs/guide.md](../docs/guide.md#delegation-inside-your-own-workflows). */

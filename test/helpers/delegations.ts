@@ -87,3 +87,9 @@ export async function failureOf(
   expect(error, `${handle.workflowId} ends with a failure`).toBeInstanceOf(WorkflowFailedError);
   return (error as WorkflowFailedError).cause as { type?: string; name?: string; message: string };
 }
+
+/** The markdown the Temporal UI shows as the workflow's current details. */
+export async function currentDetails(handle: WorkflowHandle): Promise<string> {
+  const metadata = (await handle.query('__temporal_workflow_metadata')) as { currentDetails?: string };
+  return metadata.currentDetails ?? '';
+}

@@ -1,4 +1,4 @@
-/** First step of `npm run test:faults` and `npm run test:cluster`: builds Toxiproxy once (see toxiproxy.ts) and says how long it took. */
+/** A setup step of `npm test` and `npm run test:faults`: builds Toxiproxy once (see toxiproxy.ts) and says how long it took. */
 import { ensureToxiproxy, TOXIPROXY_VERSION } from './toxiproxy.js';
 
 try {

@@ -7,7 +7,7 @@
 import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
 import { answerSignal, answerUpdate, type AnswerInput, type DelegateInput } from '../../contract/index.js';
-import { LATE_DUPLICATE_WINDOW_MS } from '../../workflows/delegate/delegation-state.js';
+import { LATE_DUPLICATE_WINDOW_MS } from '../../workflows/late-duplicate.js';
 import { outcome, resolved, turn } from './scripted-agent.js';
 import { questionOf, useScriptedWorker } from './support.js';
 

@@ -9,6 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { answerUpdate, FailureType, type DelegateInput, type DelegateResult } from '../../contract/index.js';
 import { heldUntilReleased, outcome, resolved, sent, task, TASK_ID, turn } from './scripted-agent.js';
 import { questionOf, statusOf, useScriptedWorker } from './support.js';
+import { currentDetails } from '../helpers/delegations.js';
+import { waitFor } from '../helpers/wait.js';
 
 const temporal = useScriptedWorker('time-skipping');
 
@@ -153,6 +155,40 @@ describe('delegate', () => {
     const status = await statusOf(handle);
     expect(status.phase).toBe('canceled');
     expect(status.remoteCancel).toMatch(/^CancelTask failed: .*answered CancelTask with an event stream/);
+    agent.expectPlayed();
+  });
+  it("shows the agent's silence in the UI's current details while it lasts, and clears it once the agent answers", async () => {
+    const since = Date.parse('2026-01-05T14:02:11.000Z');
+    const silent = {
+      ...outcome('running', { unreachableSince: since }),
+      silence: {
+        lastError: 'GetTask could not complete because the connection failed (ECONNREFUSED)',
+        attempts: 3,
+        givesUpAt: since + 120_000,
+      },
+    };
+    // Each round after the first is held until the test has read what the UI shows.
+    const answered = heldUntilReleased(outcome('running'));
+    const completed = heldUntilReleased(outcome('completed', { report: 'all compatible' }));
+    const { handle, agent } = await temporal.start('delegate', { ...request, mode: 'poll' }, [
+      { call: 'a2a.resolveAgent', answer: resolved('poll') },
+      { call: 'a2a.sendMessage', answer: sent() },
+      { call: 'a2a.trackTask', answer: silent },
+      { call: 'a2a.trackTask', answer: answered.answer },
+      { call: 'a2a.trackTask', answer: completed.answer },
+    ]);
+    const line =
+      'agent unreachable since 14:02:11Z (last: GetTask could not complete because the connection failed (ECONNREFUSED)); gives up at 14:04:11Z';
+    expect(await waitFor(async () => ((await currentDetails(handle)).includes(line) ? line : undefined))).toBe(line);
+    // The next round went on counting the silence from the same moment.
+    expect(agent.inputsOf('a2a.trackTask')[1]!.unreachableSince).toBe(since);
+    answered.release();
+    await waitFor(async () => !(await currentDetails(handle)).includes('unreachable'));
+    expect(await currentDetails(handle)).toMatch(
+      /^\*\*Delegation to compat \(compat\)\*\* · poll mode\n\nPhase: \*\*working\*\*/,
+    );
+    completed.release();
+    expect(await handle.result()).toMatchObject({ state: 'TASK_STATE_COMPLETED' });
     agent.expectPlayed();
   });
 });

@@ -18,21 +18,12 @@ import type {
   StatusKey,
 } from '../../contract/delegation-types.js';
 import type { Carry } from './carry.js';
+import { lateDuplicateOf, type PreviousAnswer } from '../late-duplicate.js';
 
 interface AcceptedAnswer {
   answer: AnswerInput;
   receipt: AnswerReceipt;
 }
-
-/**
- * How long after a question is asked an answer that does not name it on purpose, and repeats
- * the answer the previous question just got, is taken for a late duplicate of that answer (a
- * retried call, a second terminal, an `answer` started before the new question showed) and
- * refused. Long enough for a CLI started under load to reach the server; short enough that a
- * person who reads the new question and gives the same answer is rarely refused, and is then
- * told how to answer it on purpose.
- */
-export const LATE_DUPLICATE_WINDOW_MS = 30_000;
 
 export class DelegationState {
   readonly status: DelegationStatus;
@@ -50,7 +41,7 @@ export class DelegationState {
   private readonly accepted = new Map<string, AnswerReceipt>();
   private pending: AcceptedAnswer | undefined;
   /** The answer the previous question got (its id and text), to recognise a late duplicate of it. */
-  private previous: { questionId: string; text: string } | undefined;
+  private previous: PreviousAnswer | undefined;
 
   constructor(
     input: Pick<DelegateInput, 'agent' | 'label'>,
@@ -129,6 +120,12 @@ export class DelegationState {
    */
   observe(outcome: TrackOutcome): void {
     this.unreachableSince = outcome.unreachableSince;
+    const { silence } = outcome;
+    const iso = (ms: number) => new Date(ms).toISOString();
+    this.status.unreachable =
+      outcome.unreachableSince !== undefined && silence
+        ? { since: iso(outcome.unreachableSince), lastError: silence.lastError, givesUpAt: iso(silence.givesUpAt) }
+        : undefined;
     // A read that holds nothing dropped (push mode's GetTask counts afresh) does not undo the count.
     this.droppedBytes = Math.max(this.droppedBytes, outcome.droppedBytes ?? 0);
     this.status.state = outcome.task.status.state;
@@ -194,23 +191,7 @@ export class DelegationState {
     if (answer.taskId && answer.taskId !== question.taskId) {
       return `Task ${answer.taskId} is not the one waiting for input (task ${question.taskId} is); nothing was sent.`;
     }
-    return this.lateDuplicateOf(answer, question);
-  }
-
-  /**
-   * An answer that does not name its question on purpose (no `questionId`, or the one a tool
-   * bound to when it started) is refused while it repeats the previous question's answer within
-   * {@link LATE_DUPLICATE_WINDOW_MS} of the pending question: it was most likely meant for that
-   * previous question. The sentence never repeats the answer's text (it may be a secret).
-   */
-  private lateDuplicateOf(answer: AnswerInput, question: PendingQuestion): string | undefined {
-    const previous = this.previous;
-    if (answer.questionId !== undefined && !answer.boundToPending) return undefined;
-    if (!previous || previous.questionId === question.id || previous.text !== answer.text.trim()) return undefined;
-    const ago = Date.now() - Date.parse(question.askedAt);
-    if (!(ago < LATE_DUPLICATE_WINDOW_MS)) return undefined;
-    const id = question.id ?? 'the question that waits';
-    return `This answer repeats the one question ${previous.questionId} just got, and question ${id} of ${this.describe().toLowerCase()} was asked ${String(Math.max(0, Math.round(ago / 1000)))} s ago, so it is taken for a late duplicate of that answer; nothing was sent. To give question ${id} the same answer on purpose, name it: a2a-temporal answer <id> --question ${id} "<text>" (or questionId: '${id}' in the update).`;
+    return lateDuplicateOf(answer, question, this.previous, this.describe().toLowerCase(), Date.now());
   }
 
   /**
@@ -254,6 +235,7 @@ export class DelegationState {
   }
 
   completed(): void {
+    this.status.unreachable = undefined;
     this.setPhase('completed');
   }
 
@@ -262,6 +244,7 @@ export class DelegationState {
   }
 
   canceled(): void {
+    this.status.unreachable = undefined;
     this.setPhase('canceled');
   }
 
@@ -272,6 +255,7 @@ export class DelegationState {
 
   failed(message: string): void {
     this.status.phase = 'failed';
+    this.status.unreachable = undefined;
     this.status.question = undefined;
     this.status.error = message;
     this.onChange(this.status);

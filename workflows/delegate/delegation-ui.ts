@@ -12,6 +12,7 @@ import {
 } from '@temporalio/workflow';
 import type { DelegationNotice, DelegationStatus, ResumeState } from '../../contract/delegation-types.js';
 import { delegationChangedSignal } from '../../contract/messages.js';
+import { problemLine } from '../../contract/problem-line.js';
 import { A2A_AGENT, A2A_TASK_ID, A2A_TASK_STATE } from '../../contract/search-attributes.js';
 import { markdownCode, markdownInline, markdownLines } from '../markdown-text.js';
 import type { Carry } from './carry.js';
@@ -91,6 +92,12 @@ export function delegationDetails(status: DelegationStatus, workflowId: string):
     `Phase: **${status.phase}**${status.taskId ? ` · task ${markdownCode(status.taskId)}` : ''}${status.state ? ` · ${status.state}` : ''}`,
   ];
   if (status.rounds) lines.push(`Answers given: ${status.rounds}`);
+  // The line `status` prints, as the workflow last learned it (attempts and the next try are live in `status`).
+  if (status.unreachable)
+    lines.push(
+      '',
+      `**${markdownInline(problemLine({ kind: 'agent-unreachable', activity: '', ...status.unreachable }))}**`,
+    );
   if (status.question) {
     lines.push(
       '',

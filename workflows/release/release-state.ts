@@ -17,10 +17,13 @@ import type {
   ReleaseReport,
   ReleaseStatus,
 } from '../../contract/release-types.js';
+import { lateDuplicateOf, type PreviousAnswer } from '../late-duplicate.js';
 
 export class ReleaseState {
   readonly status: ReleaseStatus;
   private readonly receipts = new Map<string, ReleaseAnswerReceipt>();
+  /** The answer each delegation's previous question got (by workflow id): a late duplicate of it is refused. */
+  private readonly previous = new Map<string, PreviousAnswer>();
 
   constructor(input: Pick<ReleaseInput, 'service' | 'fromVersion' | 'toVersion'>, releaseId: string) {
     this.status = {
@@ -107,13 +110,20 @@ export class ReleaseState {
       if (matches.length === 0) {
         return `Question ${answer.questionId} of ${release.toLowerCase()} no longer waits for an answer (waiting: ${describe(waiting)}); nothing was sent. Read the status and answer the question that waits.`;
       }
-      if (matches.length === 1) return undefined;
+      if (matches.length === 1) return this.lateDuplicateOf(answer);
     }
-    if (answer.taskId) return undefined;
-    if (waiting.length > 1) {
+    if (!answer.taskId && waiting.length > 1) {
       return `${waiting.length} delegations of ${release.toLowerCase()} wait for an answer (${describe(waiting)}); nothing was sent. Answer one of them with --task <taskId>.`;
     }
-    return undefined;
+    return this.lateDuplicateOf(answer);
+  }
+
+  /** The delegations' rule (docs/answers.md), for the question this answer would go to. */
+  private lateDuplicateOf(answer: AnswerInput): string | undefined {
+    const question = this.route(answer);
+    if (!question) return undefined;
+    const whose = `the delegation to ${question.label} of release ${this.status.releaseId}`;
+    return lateDuplicateOf(answer, question, this.previous.get(question.workflowId), whose, Date.now());
   }
 
   /** The question an accepted answer goes to (call after {@link answerRejection} said yes). */
@@ -153,6 +163,7 @@ export class ReleaseState {
       ...(question.id ? { questionId: question.id } : {}),
       answerId,
     };
+    if (question.id) this.previous.set(question.workflowId, { questionId: question.id, text: answer.text.trim() });
     this.answered(receipt);
     return { receipt, forward: true };
   }

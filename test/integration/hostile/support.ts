@@ -23,7 +23,7 @@ import { freePort } from '../../../platform/free-port.js';
 import type { DelegateInput, DelegateResult } from '../../../contract/delegation-types.js';
 import type { CredentialKind, ExpectedCode, HostileAttack } from '../../hostile/attacks.js';
 import { startHostileAgent, type HostileAgent } from '../../hostile/hostile-agent.js';
-import { compatRequest, waitForQuestion } from '../../helpers/delegations.js';
+import { compatRequest, currentDetails, waitForQuestion } from '../../helpers/delegations.js';
 import { historyText } from '../../helpers/history-text.js';
 import { startOtlpReceiver, type OtlpReceiver } from '../../helpers/otlp-receiver.js';
 import { waitFor } from '../../helpers/wait.js';
@@ -301,12 +301,6 @@ export async function cliOutput(
     for (const spy of spies) spy.mockRestore();
   }
   return { args, output };
-}
-
-/** The markdown the Temporal UI shows as the workflow's current details. */
-export async function currentDetails(handle: WorkflowHandle): Promise<string> {
-  const metadata = (await handle.query('__temporal_workflow_metadata')) as { currentDetails?: string };
-  return metadata.currentDetails ?? '';
 }
 
 /** Headings our own details write; anything else would be an agent's. */

@@ -6,6 +6,7 @@ import { listArtifactFiles } from '../../../client/artifacts.js';
 import { trackingProgress } from '../../../client/tracking-progress.js';
 import { a2aTemporalPlugin } from '../../../worker/plugin.js';
 import { approveUpdate, rejectUpdate, releaseAnswerUpdate, type ReleaseResult } from '../../../contract/index.js';
+import { runCliProcess } from '../../helpers/cli-process.js';
 import { registryOf } from '../../helpers/delegations.js';
 import { releaseInput, releaseStatus, startRelease, waitForPhase, waitForQuestions } from '../../helpers/releases.js';
 import { uniqueTaskQueue, useTemporal } from '../../helpers/temporal.js';
@@ -160,6 +161,36 @@ describe('the release coordinator', () => {
     });
     expect(result.report!.targetNode).toBe(24);
     expect(result.report!.checks[0]!.summary).toMatch(/Node\.js 20/);
+  });
+
+  it("answers through the CLI name the delegation's question, and a late duplicate of the previous answer is refused", async () => {
+    const client = await temporal.client();
+    const result = await withWorker(async (taskQueue) => {
+      const input = releaseInput({ compat: { agent: 'compat', metadata: { scenario: 'second-question' } } });
+      const handle = await startRelease(client, taskQueue, input);
+      const [first] = await waitForQuestions(handle, 1);
+      const answered = await runCliProcess(['answer', handle.workflowId, 'Node.js', '22']);
+      expect(answered.code).toBe(0);
+      expect(answered.stdout).toContain(
+        `Answered question q1 ("${first!.text}"): sent to compat (task ${first!.taskId})`,
+      );
+      const second = await waitFor(async () => (await releaseStatus(handle)).questions.find((q) => q.id === 'q2'), {
+        what: 'the second question',
+      });
+      // The same `answer` again, started once the second question shows: a late duplicate.
+      const late = await runCliProcess(['answer', handle.workflowId, 'Node.js', '22']);
+      expect(late.code).toBe(1);
+      expect(late.stderr).toMatch(
+        /This answer repeats the one question q1 just got, and question q2 of the delegation to compat of release \S+ was asked \d+ s ago, so it is taken for a late duplicate of that answer; nothing was sent\. To give question q2 the same answer on purpose, name it: a2a-temporal answer <id> --question q2/,
+      );
+      const meant = await runCliProcess(['answer', handle.workflowId, 'pnpm']);
+      expect(meant.code).toBe(0);
+      expect(meant.stdout).toContain(`Answered question q2 ("${second.text}"): sent to compat (task ${second.taskId})`);
+      await waitForPhase(handle, 'awaiting-approval');
+      await handle.executeUpdate(approveUpdate, { args: [{ by: 'ana' }] });
+      return (await handle.result()) as ReleaseResult;
+    });
+    expect(result.outcome).toBe('approved');
   });
 
   it('cancels its delegations and their remote tasks when it is cancelled', async () => {

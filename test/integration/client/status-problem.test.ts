@@ -9,21 +9,25 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startDependencyCompatAgent, type RunningAgent } from '../../agents/index.js';
-import { problemText, renderStatus } from '../../client/render-status.js';
-import { readStatus, type StatusView } from '../../client/status-view.js';
-import { freePort } from '../../platform/free-port.js';
-import { a2aTemporalPlugin } from '../../worker/plugin.js';
-import { registryOf } from '../helpers/delegations.js';
-import { uniqueTaskQueue, useTemporal } from '../helpers/temporal.js';
-import { startToxiproxy, type FaultyLink, type RunningToxiproxy } from '../helpers/toxiproxy.js';
-import { waitFor } from '../helpers/wait.js';
-import { MATRIX_DIR } from './fault-matrix.js';
-import { HEARTBEAT_S } from './faults.js';
-import { AGENT_PACE, cellRequest, settle, spawnCli, startDelegation, underWay } from './support.js';
+import { startDependencyCompatAgent, type RunningAgent } from '../../../agents/index.js';
+import { problemText, renderStatus } from '../../../client/render-status.js';
+import { readStatus, type StatusView } from '../../../client/status-view.js';
+import { freePort } from '../../../platform/free-port.js';
+import { packageRoot } from '../../../platform/paths.js';
+import { a2aTemporalPlugin } from '../../../worker/plugin.js';
+import { currentDetails, registryOf } from '../../helpers/delegations.js';
+import { uniqueTaskQueue, useTemporal } from '../../helpers/temporal.js';
+import { startToxiproxy, type FaultyLink, type RunningToxiproxy } from '../../helpers/toxiproxy.js';
+import { waitFor } from '../../helpers/wait.js';
+import { EARLY_END_AFTER_MS } from '../../../activities/track-task.js';
+import { HEARTBEAT_S } from '../../faults/faults.js';
+import { AGENT_PACE, cellRequest, settle, spawnCli, startDelegation, underWay } from '../../faults/support.js';
 
 /** The first retry of a refused request leaves after 1 s; the heartbeat that says so comes within one throttle (0.8 × the heartbeat timeout); + 2 s for describe() on a loaded machine. */
 const NOTICE_WITHIN_S = 1 + 0.8 * HEARTBEAT_S + 2;
+
+/** Where the closing note's capture goes (ignored by git). */
+const ARTIFACTS = join(packageRoot, 'test', 'artifacts');
 
 const temporal = useTemporal();
 const taskQueue = uniqueTaskQueue('faults-problem');
@@ -92,12 +96,30 @@ describe('status while the agent is down', () => {
         expect(renderStatus(shown!)).toContain(`${mode}: ! ${problemText(problem).split(' (')[0]}`);
         expect(noticedS).toBeLessThan(NOTICE_WITHIN_S);
         // For the closing note: what `status` printed while the agent was down.
-        mkdirSync(MATRIX_DIR, { recursive: true });
-        writeFileSync(join(MATRIX_DIR, `status-agent-down-${mode}.txt`), `${renderStatus(shown!)}\n`);
+        mkdirSync(ARTIFACTS, { recursive: true });
+        writeFileSync(join(ARTIFACTS, `status-agent-down-${mode}.txt`), `${renderStatus(shown!)}\n`);
+
+        // The UI's current details show the same line, as the workflow learned it when the
+        // tracking round ended early (without the live attempts and next try).
+        const ui = await waitFor(
+          async () => (await currentDetails(handle)).match(/\*\*(agent unreachable since .+)\*\*/)?.[1],
+          { what: `${mode}: the UI's current details showing the problem`, timeoutMs: 60_000, intervalMs: 250 },
+        );
+        expect(ui).toMatch(
+          new RegExp(
+            `^agent unreachable since ${problem.since.slice(11, 19)}Z \\(last: .+\\); gives up at \\d\\d:\\d\\d:\\d\\dZ$`,
+          ),
+        );
+        expect((Date.now() - down) / 1000).toBeLessThan(NOTICE_WITHIN_S + EARLY_END_AFTER_MS / 1000);
 
         await link.setEnabled(true);
         await waitFor(async () => (await read()).delegations[0]?.problem === undefined, {
           what: `${mode}: the problem cleared once the agent answers`,
+          timeoutMs: 60_000,
+          intervalMs: 250,
+        });
+        await waitFor(async () => !(await currentDetails(handle)).includes('unreachable'), {
+          what: `${mode}: the UI's current details cleared once the agent answers`,
           timeoutMs: 60_000,
           intervalMs: 250,
         });

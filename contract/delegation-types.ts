@@ -247,7 +247,14 @@ export interface DelegationStatus {
    * ended (a round ends early when the agent goes silent or answers again): the line the UI's
    * current details show. `status` shows the live attempts. Cleared once the agent answers.
    */
-  unreachable?: { since: string; lastError: string; givesUpAt: string };
+  unreachable?: {
+    /** Since when the agent has not answered (ISO 8601). */
+    since: string;
+    /** The last failure, in one line. */
+    lastError: string;
+    /** When the delegation gives up on the agent (ISO 8601). */
+    givesUpAt: string;
+  };
 }
 
 /** What a delegation running as a child tells its parent (signal `delegationChanged`): no artifacts. See [docs/guide.md](../docs/guide.md#delegation-inside-your-own-workflows). */

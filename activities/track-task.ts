@@ -1,5 +1,5 @@
 import { Context } from '@temporalio/activity';
-import { type A2AClient, type Message, type StreamResponse } from '../a2a/index.js';
+import { type A2AClient, type Message, type StreamOptions, type StreamResponse } from '../a2a/index.js';
 import {
   InvalidResponseError,
   StreamIdleTimeoutError,
@@ -147,18 +147,21 @@ export interface Follower {
   beat: () => void;
   /** Epoch ms when the round ends. */
   deadline: number;
+  /** Streams read an event too large to hold as it arrives when its size is file bytes going to the store (a resumed snapshot). */
+  fileBytes?: { maxBytes: number };
 }
 
 /** A round of following `view`'s task, from now until `input.roundMs` has passed. */
 export function followerOf(
-  deps: Pick<ActivityDeps, 'requestTimeoutMs'>,
+  deps: Pick<ActivityDeps, 'requestTimeoutMs' | 'artifacts'>,
   client: A2AClient,
   input: Follower['input'] & Pick<RoundSettings, 'roundMs'>,
   { view, reach }: { view: TaskView; reach: Reachability },
   beat: () => void,
 ): Follower {
   const deadline = Date.now() + input.roundMs;
-  return { client, requestTimeoutMs: deps.requestTimeoutMs, input, view, reach, beat, deadline };
+  const fileBytes = deps.artifacts ? { fileBytes: { maxBytes: deps.artifacts.maxStoredBytes } } : {};
+  return { client, requestTimeoutMs: deps.requestTimeoutMs, input, view, reach, beat, deadline, ...fileBytes };
 }
 
 /** Where following ended: the task decided (or the round ended, `running`), or the agent replied with a message. */
@@ -175,7 +178,7 @@ export type FollowEnd = { kind: 'task'; outcome: TrackOutcome } | { kind: 'messa
  */
 export async function followStream(
   f: Follower,
-  opening?: (round: AbortSignal) => AsyncIterable<StreamResponse>,
+  opening?: (round: AbortSignal, options: Pick<StreamOptions, 'fileBytes'>) => AsyncIterable<StreamResponse>,
 ): Promise<FollowEnd> {
   const { client, input, view, reach, beat } = f;
   const context = Context.current();
@@ -199,12 +202,21 @@ export async function followStream(
       signal: round,
       endStream: () => ended.abort(),
     });
+    // The bytes of an event too large to hold are the stream at work, not silence.
+    const streamOptions: Pick<StreamOptions, 'fileBytes'> = f.fileBytes
+      ? { fileBytes: { ...f.fileBytes, onProgress: () => watch.heard() } }
+      : {};
     try {
       const events =
-        opening?.(stream) ??
+        opening?.(stream, streamOptions) ??
         client.subscribeToTask(
           { id: view.task.id },
-          { signal: stream, idleTimeoutMs: STREAM_IDLE_MS, connectTimeoutMs: reach.timeoutFor(f.requestTimeoutMs) },
+          {
+            signal: stream,
+            idleTimeoutMs: STREAM_IDLE_MS,
+            connectTimeoutMs: reach.timeoutFor(f.requestTimeoutMs),
+            ...streamOptions,
+          },
         );
       opening = undefined;
       let first = true;

@@ -21,8 +21,8 @@ export interface SpilledBytes {
   readonly size: number;
   /** The first 16 hex digits of their SHA-256. */
   readonly sha: string;
-  /** The bytes, in pieces of at most 1 MiB. */
-  read(): AsyncIterable<Buffer>;
+  /** The bytes from byte `from` on, in pieces of at most 1 MiB. */
+  read(from?: number): AsyncIterable<Buffer>;
 }
 
 /** Where a file-bytes string sits in the event: the artifact's index (-1: an artifact update's artifact) and the part's. */
@@ -159,10 +159,10 @@ export class FileBytesSpill {
     return {
       size,
       sha: sha!,
-      async *read() {
-        if (size === 0 || !path) return;
+      async *read(from = 0) {
+        if (from >= size || !path) return;
         yield* createReadStream(path, {
-          start: offset,
+          start: offset + from,
           end: offset + size - 1,
           highWaterMark: READ_PIECE,
         }) as AsyncIterable<Buffer>;

@@ -254,9 +254,11 @@ export class ArtifactSpool {
       reference: this.scope.reference,
     }));
     const signal = Context.current().cancellationSignal;
-    let at = slot.start;
-    // The session skips what it holds already (a resumed attempt's replay), piece by piece.
-    for await (const piece of bytes.pieces()) {
+    // The session skips what it holds already (a resumed attempt's replay); a spilled chunk is not
+    // even read that far (a resumed snapshot holds everything the killed attempt stored).
+    const from = bytes.spilled ? Math.min(bytes.size, Math.max(0, (await session.held()) - slot.start)) : 0;
+    let at = slot.start + from;
+    for await (const piece of bytes.pieces(from)) {
       await session.append(at, piece, { signal });
       at += piece.byteLength;
     }
@@ -370,15 +372,18 @@ function placeholders(parts: readonly Part[], slots: readonly (Placeholder | und
 interface Chunk {
   size: number;
   sha: string;
-  pieces(): AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
+  /** From byte `from` on. */
+  pieces(from: number): AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
+  /** Spilled to a local file: cheaper to ask the session what it holds than to read it all again. */
+  spilled: boolean;
 }
 
 function chunkOf(part: Part): Chunk | undefined {
   if (!('raw' in part)) return undefined;
   const spilled: SpilledBytes | undefined = spilledBytesOf(part);
-  if (spilled) return { size: spilled.size, sha: spilled.sha, pieces: () => spilled.read() };
+  if (spilled) return { size: spilled.size, sha: spilled.sha, pieces: (from) => spilled.read(from), spilled: true };
   const bytes = Buffer.from(part.raw, 'base64');
-  return { size: bytes.byteLength, sha: shortSha(bytes), pieces: () => [bytes] };
+  return { size: bytes.byteLength, sha: shortSha(bytes), pieces: () => [bytes], spilled: false };
 }
 
 function samePlaceholder(slot: Placeholder | undefined, bytes: Chunk | undefined): boolean {

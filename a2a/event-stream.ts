@@ -74,6 +74,7 @@ export async function* streamResponses(
       tooLarge,
       ...(fileBytes
         ? {
+            ...(fileBytes.fromBytes !== undefined ? { oversizedFromBytes: fileBytes.fromBytes } : {}),
             oversized: () =>
               new StreamedEventReader({
                 maxBytes: fileBytes.maxBytes,

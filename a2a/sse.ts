@@ -51,6 +51,8 @@ export interface SseReadOptions {
   tooLarge?: (limit: 'maxSseLineBytes' | 'maxSseEventBytes', max: number) => Error;
   /** Past a cap, a `message` event's data lines go to the sink this makes instead of failing. Default: they fail. */
   oversized?: () => OversizedEventSink;
+  /** With `oversized`: an event goes to the sink from this many bytes of data on, below the caps too. @default the caps */
+  oversizedFromBytes?: number;
 }
 
 /** Yields the events of an SSE stream until the stream ends. */
@@ -156,7 +158,10 @@ export class SseLineParser {
   private streamsLine(tail: Uint8Array, complete: boolean): boolean {
     if (!this.options.oversized) return false;
     const bytes = this.pendingBytes + tail.length;
-    if (!this.sink && bytes <= this.maxLineBytes && this.dataBytes + bytes + 1 <= this.maxEventBytes) return false;
+    const from = this.options.oversizedFromBytes ?? Infinity;
+    const lineCap = Math.min(this.maxLineBytes, from);
+    if (!this.sink && bytes <= lineCap && this.dataBytes + bytes + 1 <= Math.min(this.maxEventBytes, from))
+      return false;
     const whole = this.pending.length > 0 ? Buffer.concat([...this.pending, tail]) : tail;
     if (whole.length < DATA_FIELD.length || DATA_FIELD.some((byte, i) => whole[i] !== byte)) return false;
     this.pending = [];

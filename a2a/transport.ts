@@ -37,6 +37,8 @@ export interface StreamOptions {
     maxBytes: number;
     /** Called as the bytes of such an event arrive (they restart the idle timeout too). */
     onProgress?: () => void;
+    /** Read events this large that way too, below the cap (memory: a piece of the event instead of copies of it). @default maxSseEventBytes */
+    fromBytes?: number;
   };
 }
 

@@ -33,6 +33,14 @@ export interface RoundSettings {
   droppedBytes?: number;
 }
 
+/**
+ * A stream event of at least this many bytes is read as it arrives (its file bytes spilled, see
+ * a2a/streamed-event.ts), not held whole: a chunk of 1 MB held as text, parsed, then decoded is
+ * several large copies that V8 collects late, which raised a worker's memory by about 1 MB per
+ * event over a 200 MB file; read as it arrives it costs a piece of the event.
+ */
+const READ_AS_IT_ARRIVES_BYTES = 512 * 1024;
+
 /** Stream mode: with no event for this long, check the task with GetTask and subscribe again. */
 export const STREAM_IDLE_MS = 30_000;
 
@@ -148,7 +156,7 @@ export interface Follower {
   /** Epoch ms when the round ends. */
   deadline: number;
   /** Streams read an event too large to hold as it arrives when its size is file bytes going to the store (a resumed snapshot). */
-  fileBytes?: { maxBytes: number };
+  fileBytes?: { maxBytes: number; fromBytes: number };
 }
 
 /** A round of following `view`'s task, from now until `input.roundMs` has passed. */
@@ -160,7 +168,9 @@ export function followerOf(
   beat: () => void,
 ): Follower {
   const deadline = Date.now() + input.roundMs;
-  const fileBytes = deps.artifacts ? { fileBytes: { maxBytes: deps.artifacts.maxStoredBytes } } : {};
+  const fileBytes = deps.artifacts
+    ? { fileBytes: { maxBytes: deps.artifacts.maxStoredBytes, fromBytes: READ_AS_IT_ARRIVES_BYTES } }
+    : {};
   return { client, requestTimeoutMs: deps.requestTimeoutMs, input, view, reach, beat, deadline, ...fileBytes };
 }
 

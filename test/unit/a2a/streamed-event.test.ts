@@ -177,6 +177,20 @@ describe('an oversized stream event read as it arrives', () => {
     });
   });
 
+  it('reads an event below the caps as it arrives from oversizedFromBytes on, and a smaller one as usual', async () => {
+    const text = `data: ${JSON.stringify(snapshot)}\n\ndata: {"small":true}\n\n`;
+    const options = {
+      maxLineBytes: 1 << 20,
+      maxEventBytes: 1 << 20,
+      oversizedFromBytes: CAP,
+      oversized: () => reader(),
+    };
+    const out: SseEvent[] = [];
+    for await (const event of readSseEvents(cut(text, 100), options)) out.push(event);
+    expect((out[0]!.streamed as StreamedEvent).json).toMatchObject({ task: { id: 'T' } });
+    expect(out[1]).toEqual({ event: 'message', data: '{"small":true}' });
+  });
+
   it('fails as before without a sink', async () => {
     const out = readSseEvents(cut(`data: ${JSON.stringify(snapshot)}\n\n`, 64), {
       maxLineBytes: CAP,

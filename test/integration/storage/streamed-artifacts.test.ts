@@ -279,6 +279,9 @@ async function killedMidFile(
       `${mode} ${SIZE / CHUNK} MB, killed at half: ${((done - started) / 1000).toFixed(1)} s (${((done - killed) / 1000).toFixed(1)} s after the kill); new worker RSS idle ${MB(idle)}, peak ${MB(peak)} (+${MB(peak - idle)}); ${figures}`,
     );
     expect(peak - idle).toBeLessThan(RSS_HEADROOM);
+  } catch (error) {
+    console.log(`the new worker's output:\n${rescuer.output().slice(-20_000)}`);
+    throw error;
   } finally {
     await rescuer.kill('SIGKILL');
   }

@@ -9,7 +9,8 @@
  *   goes to a {@link FileBytesSpill} as it arrives and is assembled as `""`;
  * - everything else is assembled as usual and stays bounded as before: at most
  *   `maxSseEventBytes` of it (whitespace and escapes included), nested no deeper than
- *   `maxJsonDepth`, and no key twice (each spilled string must be the value that is decoded).
+ *   `maxJsonDepth`, and no key twice (each spilled string must be the value that is decoded);
+ *   broken JSON fails when the event ends, unless it passes the cap first, as a held event does.
  *
  * The tokenizer is stream-json's (`jsonParser` with strings, keys and numbers streamed as
  * chunks): a well-kept, dependency-light SAX-style tokenizer that never holds a whole string.
@@ -31,7 +32,7 @@ export interface StreamedEventOptions extends SpillOptions {
   maxDepth: number;
   /** The error for data that is not JSON. */
   notJson: () => Error;
-  /** The error past `maxRemainderBytes` or `maxDepth`, or for a shape that cannot be routed (the event's cap). */
+  /** The error past `maxRemainderBytes`. */
   tooLargeEvent: () => Error;
   /** Bytes of the event arrived (a long event is progress, not silence). */
   onData?: () => void;
@@ -55,6 +56,8 @@ export class StreamedEventReader implements OversizedEventSink {
   private text: string[] = [];
   private fed = 0;
   private fileChars = 0;
+  /** The JSON broke or cannot be routed: the rest of the event is only counted, and this is its failure. */
+  private broken: (() => Error) | undefined;
 
   constructor(private readonly options: StreamedEventOptions) {
     this.spill = new FileBytesSpill(options);
@@ -63,23 +66,28 @@ export class StreamedEventReader implements OversizedEventSink {
   push(bytes: Uint8Array): void {
     this.options.onData?.();
     this.fed += bytes.byteLength;
-    try {
-      this.tokens(this.tokenize(this.decoder.decode(bytes, { stream: true })));
-      this.spill.flush();
-    } catch (error) {
-      throw this.tokenizerError(error);
+    if (!this.broken) {
+      try {
+        this.tokens(this.tokenize(this.decoder.decode(bytes, { stream: true })));
+        this.spill.flush();
+      } catch (error) {
+        this.broken = this.deferred(error);
+      }
     }
     if (this.fed - this.fileChars > this.options.maxRemainderBytes) throw this.options.tooLargeEvent();
   }
 
   end(): StreamedEvent {
-    try {
-      this.tokens(this.tokenize(this.decoder.decode()));
-      // The flush call of stream-chain's protocol: the tokenizer ends what it holds.
-      this.tokens((this.tokenize as unknown as (end: typeof none) => unknown)(none));
-    } catch (error) {
-      throw this.tokenizerError(error);
+    if (!this.broken) {
+      try {
+        this.tokens(this.tokenize(this.decoder.decode()));
+        // The flush call of stream-chain's protocol: the tokenizer ends what it holds.
+        this.tokens((this.tokenize as unknown as (end: typeof none) => unknown)(none));
+      } catch (error) {
+        this.broken = this.deferred(error);
+      }
     }
+    if (this.broken) throw this.broken();
     if (!this.done) throw this.options.notJson();
     return { json: this.root, spill: this.spill };
   }
@@ -93,8 +101,15 @@ export class StreamedEventReader implements OversizedEventSink {
     for (const token of getManyValues(result as never) as Token[]) this.token(token);
   }
 
-  private tokenizerError(error: unknown): Error {
-    return error instanceof Error && error.message.startsWith('Parser') ? this.options.notJson() : (error as Error);
+  /**
+   * JSON that is broken or cannot be routed is only reported when the event ends, as a held event
+   * would be: an event that passes the cap meanwhile fails with the cap, as it always did.
+   * Failures of the file bytes (not base64, past the stored-bytes budget) are thrown at once.
+   */
+  private deferred(error: unknown): () => Error {
+    if (error instanceof Unroutable) return () => this.options.invalid(error.problem);
+    if (error instanceof Error && error.message.startsWith('Parser')) return () => this.options.notJson();
+    throw error;
   }
 
   private token(token: Token): void {
@@ -102,7 +117,8 @@ export class StreamedEventReader implements OversizedEventSink {
     switch (token.name) {
       case 'startObject':
       case 'startArray': {
-        if (this.stack.length >= this.options.maxDepth) throw this.options.tooLargeEvent();
+        if (this.stack.length >= this.options.maxDepth)
+          throw new Unroutable(`JSON nested deeper than ${this.options.maxDepth} levels`);
         const container: Container =
           token.name === 'startObject' ? { kind: 'object', value: {}, key: '' } : { kind: 'array', value: [] };
         this.value(container.value);
@@ -123,7 +139,7 @@ export class StreamedEventReader implements OversizedEventSink {
         const key = this.text.join('');
         this.text = [];
         // A key twice would let a spilled string be replaced by another value: refused.
-        if (Object.hasOwn(top.value, key)) throw this.options.tooLargeEvent();
+        if (Object.hasOwn(top.value, key)) throw new Unroutable('the same key twice in an object');
         top.key = key;
         this.piece = undefined;
         return;
@@ -203,5 +219,12 @@ export class StreamedEventReader implements OversizedEventSink {
     if (end > 2 || !path.slice(0, end).every((key) => typeof key === 'string' && ENVELOPE_KEYS.has(key)))
       return undefined;
     return { artifact, part };
+  }
+}
+
+/** A shape this reader refuses (deep nesting, a key twice). */
+class Unroutable extends Error {
+  constructor(readonly problem: string) {
+    super(problem);
   }
 }

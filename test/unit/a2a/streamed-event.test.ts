@@ -151,20 +151,22 @@ describe('an oversized stream event read as it arrives', () => {
     });
     const wrapped = { x: { y: { task: snapshot.task } } };
     await expect(events(`data: ${JSON.stringify(wrapped)}\n\n`, 50)).rejects.toBeInstanceOf(ResponseTooLargeError);
+    // Broken JSON that passes the cap fails with the cap, as a held event did.
+    await expect(events(`data: ${'x'.repeat(CAP * 3)}\n\n`, 50)).rejects.toMatchObject({ limit: 'maxSseEventBytes' });
     // Whitespace counts.
     await expect(events(`data: {${' '.repeat(CAP * 2)}\n\n`, 50)).rejects.toMatchObject({ limit: 'maxSseEventBytes' });
   });
 
   it('refuses hostile shapes with typed failures', async () => {
     const deep = `data: {"task":{"artifacts":[{"parts":[{"raw":"${a.toString('base64')}"}]}]},"x":${'['.repeat(40)}\n\n`;
-    await expect(events(deep, 64)).rejects.toMatchObject({ limit: 'maxSseEventBytes' });
+    await expect(events(deep, 64)).rejects.toThrow('nested deeper than 16 levels');
     const notBase64 = JSON.stringify({ task: { artifacts: [{ parts: [{ raw: `${a.toString('base64')}!!` }] }] } });
     await expect(events(`data: ${notBase64}\n\n`, 64)).rejects.toThrow('not base64');
     const padded = JSON.stringify({ task: { artifacts: [{ parts: [{ raw: `QQ==${a.toString('base64')}` }] }] } });
     await expect(events(`data: ${padded}\n\n`, 64)).rejects.toBeInstanceOf(InvalidResponseError);
     // The same key twice could swap a spilled string for another value.
     const twice = `data: {"task":{"artifacts":[{"parts":[{"raw":"${a.toString('base64')}","raw":""}]}]}}\n\n`;
-    await expect(events(twice, 64)).rejects.toMatchObject({ limit: 'maxSseEventBytes' });
+    await expect(events(twice, 64)).rejects.toThrow('the same key twice');
     const broken = `data: {"task":{"artifacts":[{"parts":[{"raw":"${a.toString('base64')}"}]]}}\n\n`;
     await expect(events(broken, 64)).rejects.toThrow('not JSON');
     // More file bytes than the delegation may store.

@@ -9,13 +9,18 @@
  *   holds an event.
  * - However the iteration ends (done, error, `break`, abort, a passed byte cap), the request is
  *   released.
+ * - With `fileBytes`, an event too large to hold is read as it arrives (see streamed-event.ts);
+ *   its spilled file bytes live until the consumer asks for the next event.
  */
 import { errorFromHttpResponse, headerValue } from './error-mapping.js';
 import { ResponseTooLargeError, type A2AError } from './errors.js';
 import type { OpenStream } from './http.js';
 import type { StreamResponse } from './schemas/events.js';
-import { readSseEvents } from './sse.js';
-import { parseJsonText, type ParseContext } from './validation.js';
+import { readSseEvents, type SseEvent } from './sse.js';
+import { StreamedEventReader, type StreamedEvent } from './streamed-event.js';
+import type { StreamOptions } from './transport.js';
+import { DEFAULT_LIMITS } from './limits.js';
+import { invalid, parseJsonText, type ParseContext } from './validation.js';
 
 /** One decoded event; `final` ends the stream (0.3 `final: true`, or a direct Message reply). */
 export interface DecodedEvent {
@@ -39,6 +44,7 @@ export async function* streamResponses(
   stream: OpenStream,
   decoder: StreamDecoder,
   ctx: ParseContext,
+  fileBytes?: StreamOptions['fileBytes'],
 ): AsyncGenerator<StreamResponse, void, undefined> {
   try {
     if (stream.status < 200 || stream.status >= 300) {
@@ -53,19 +59,44 @@ export async function* streamResponses(
       return;
     }
     const { operation, agentUrl } = stream.scope;
+    const tooLarge = (limit: 'maxSseLineBytes' | 'maxSseEventBytes' | 'maxDelegationStoredBytes', max: number) =>
+      new ResponseTooLargeError({
+        ...(operation !== undefined ? { operation } : {}),
+        ...(agentUrl !== undefined ? { agentUrl } : {}),
+        limit,
+        max,
+      });
+    const maxEventBytes = stream.limits.maxSseEventBytes;
     const events = readSseEvents(stream.body, {
       onComment: () => stream.touch(),
       maxLineBytes: stream.limits.maxSseLineBytes,
-      maxEventBytes: stream.limits.maxSseEventBytes,
-      tooLarge: (limit, max) =>
-        new ResponseTooLargeError({
-          ...(operation !== undefined ? { operation } : {}),
-          ...(agentUrl !== undefined ? { agentUrl } : {}),
-          limit,
-          max,
-        }),
+      maxEventBytes,
+      tooLarge,
+      ...(fileBytes
+        ? {
+            ...(fileBytes.fromBytes !== undefined ? { oversizedFromBytes: fileBytes.fromBytes } : {}),
+            oversized: () =>
+              new StreamedEventReader({
+                maxBytes: fileBytes.maxBytes,
+                maxRemainderBytes: maxEventBytes,
+                maxDepth: (ctx.limits ?? DEFAULT_LIMITS).maxJsonDepth,
+                tooLarge: () => tooLarge('maxDelegationStoredBytes', fileBytes.maxBytes),
+                tooLargeEvent: () => tooLarge('maxSseEventBytes', maxEventBytes),
+                invalid: (problem) => invalid(problem, ctx, ''),
+                notJson: () => invalid('an event too large to hold that is not JSON', ctx, ''),
+                onData: () => {
+                  stream.touch();
+                  fileBytes.onProgress?.();
+                },
+              }),
+          }
+        : {}),
     });
     for await (const event of events) {
+      if (event.streamed) {
+        if (yield* streamedResponse(event, decoder, stream)) return;
+        continue;
+      }
       if (event.event === 'error') throw decoder.error(parseJsonText(event.data, { ...ctx, what: 'error event' }));
       if (event.data.trim() === '') {
         stream.touch();
@@ -81,5 +112,27 @@ export async function* streamResponses(
     throw stream.classify(error);
   } finally {
     stream.close();
+  }
+}
+
+/** An event read as it arrived: decoded like any other, its file bytes attached to its parts while the consumer holds it. */
+async function* streamedResponse(
+  event: SseEvent,
+  decoder: StreamDecoder,
+  stream: OpenStream,
+): AsyncGenerator<StreamResponse, boolean, undefined> {
+  const { json, spill } = event.streamed as StreamedEvent;
+  try {
+    const { response, final } = decoder.decode(json);
+    spill.attach(
+      'task' in response ? response.task : undefined,
+      'artifactUpdate' in response ? response.artifactUpdate.artifact : undefined,
+    );
+    stream.pause();
+    yield response;
+    stream.touch();
+    return final;
+  } finally {
+    spill.dispose();
   }
 }

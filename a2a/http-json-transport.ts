@@ -204,7 +204,7 @@ export class RestConnection {
       stream = await open('GET');
     }
     const ctx = this.parseContext(operation, 'stream event');
-    yield* streamResponses(stream, decoder(stream.scope), ctx);
+    yield* streamResponses(stream, decoder(stream.scope), ctx, callOptions.fileBytes);
   }
 }
 

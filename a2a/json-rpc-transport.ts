@@ -141,7 +141,7 @@ export class JsonRpcConnection {
       decode: (json) => decodeResult(this.result(json, operation, stream.scope), ctx),
       error: (json) => jsonRpcErrorEvent(json, { ...context, secrets: stream.scope.secrets ?? [] }),
     };
-    yield* streamResponses(stream, decoder, ctx);
+    yield* streamResponses(stream, decoder, ctx, callOptions.fileBytes);
   }
 }
 

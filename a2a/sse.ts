@@ -11,7 +11,9 @@
  * Bounded and linear: lines are split on bytes (CR and LF never occur inside a UTF-8 sequence),
  * every byte is looked at once however the chunks fall, and an unfinished line is kept as the
  * chunks it arrived in, counted, never re-scanned. A line longer than `maxLineBytes` or an
- * event whose data passes `maxEventBytes` throws at the byte that crosses the cap.
+ * event whose data passes `maxEventBytes` throws at the byte that crosses the cap — unless the
+ * reader was given `oversized`: then the event's data goes to the sink it makes, as it arrives
+ * (see streamed-event.ts), and the event carries what the sink made of it.
  */
 import { ResponseTooLargeError } from './errors.js';
 import { DEFAULT_LIMITS } from './limits.js';
@@ -25,6 +27,17 @@ export interface SseEvent {
   id?: string;
   /** The reconnection time the server asked for, if any. */
   retry?: number;
+  /** An event too large to hold: what its {@link OversizedEventSink} made of its data (`data` is then empty). */
+  streamed?: unknown;
+}
+
+/** Takes the data of an event too large to hold, as it arrives (the `data:` lines joined with LF). */
+export interface OversizedEventSink {
+  push(bytes: Uint8Array): void;
+  /** The event ended (a blank line, or the stream's end): what stands for its data. */
+  end(): unknown;
+  /** The event was given up (a failure, the stream closed, an `event:` other than `message`). */
+  dispose(): void;
 }
 
 export interface SseReadOptions {
@@ -36,6 +49,10 @@ export interface SseReadOptions {
   maxEventBytes?: number;
   /** The error for a passed cap. @default a ResponseTooLargeError without operation or agent */
   tooLarge?: (limit: 'maxSseLineBytes' | 'maxSseEventBytes', max: number) => Error;
+  /** Past a cap, a `message` event's data lines go to the sink this makes instead of failing. Default: they fail. */
+  oversized?: () => OversizedEventSink;
+  /** With `oversized`: an event goes to the sink from this many bytes of data on, below the caps too. @default the caps */
+  oversizedFromBytes?: number;
 }
 
 /** Yields the events of an SSE stream until the stream ends. */
@@ -44,13 +61,20 @@ export async function* readSseEvents(
   options: SseReadOptions = {},
 ): AsyncGenerator<SseEvent, void, undefined> {
   const parser = new SseLineParser(options);
-  for await (const chunk of chunks) yield* parser.push(chunk);
-  yield* parser.end();
+  try {
+    for await (const chunk of chunks) yield* parser.push(chunk);
+    yield* parser.end();
+  } finally {
+    parser.dispose();
+  }
 }
 
 const LF = 0x0a;
 const CR = 0x0d;
 const encoder = new TextEncoder();
+const DATA_FIELD = encoder.encode('data:');
+const SPACE = 0x20;
+const NEWLINE = new Uint8Array([LF]);
 // Each line is a whole UTF-8 sequence; the stream's byte-order mark is dropped by hand, once.
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
@@ -68,6 +92,11 @@ export class SseLineParser {
   private eventType = '';
   private lastEventId: string | undefined;
   private retry: number | undefined;
+  /** The current event is too large to hold: its data goes here. */
+  private sink: OversizedEventSink | undefined;
+  private sinkHasData = false;
+  /** The current line is a `data:` line going to the sink as it arrives. */
+  private streamingLine = false;
   private readonly maxLineBytes: number;
   private readonly maxEventBytes: number;
 
@@ -91,18 +120,73 @@ export class SseLineParser {
       if (nextLF < start) nextLF = indexOrEnd(bytes, LF, start);
       const end = Math.min(nextCR, nextLF);
       if (end === bytes.length) break;
-      this.checkLine(this.pendingBytes + end - start);
-      const event = this.line(this.takeLine(bytes.subarray(start, end)));
-      if (event) events.push(event);
+      const segment = bytes.subarray(start, end);
+      if (this.streamingLine) {
+        this.sink!.push(segment);
+        this.streamingLine = false;
+      } else if (!this.streamsLine(segment, true)) {
+        this.checkLine(this.pendingBytes + end - start);
+        const event = this.line(this.takeLine(segment));
+        if (event) events.push(event);
+      }
       start = bytes[end] === CR && bytes[end + 1] === LF ? end + 2 : end + 1;
       if (bytes[end] === CR && end + 1 === bytes.length) this.afterCR = true;
     }
     if (start < bytes.length) {
-      this.checkLine(this.pendingBytes + bytes.length - start);
-      this.pending.push(bytes.subarray(start));
-      this.pendingBytes += bytes.length - start;
+      const rest = bytes.subarray(start);
+      if (this.streamingLine) this.sink!.push(rest);
+      else if (!this.streamsLine(rest, false)) {
+        this.checkLine(this.pendingBytes + rest.length);
+        this.pending.push(rest);
+        this.pendingBytes += rest.length;
+      }
     }
     return events;
+  }
+
+  /** Gives up an event being streamed (the reading ended). */
+  dispose(): void {
+    this.sink?.dispose();
+    this.sink = undefined;
+  }
+
+  /**
+   * The pending line plus `tail` goes to the sink when it is a `data:` line and the event is
+   * streamed already, or the line or the event's data would pass its cap (and there may be a
+   * sink). `complete`: the line ends after `tail`; otherwise its next bytes go to the sink too.
+   */
+  private streamsLine(tail: Uint8Array, complete: boolean): boolean {
+    if (!this.options.oversized) return false;
+    const bytes = this.pendingBytes + tail.length;
+    const from = this.options.oversizedFromBytes ?? Infinity;
+    const lineCap = Math.min(this.maxLineBytes, from);
+    if (!this.sink && bytes <= lineCap && this.dataBytes + bytes + 1 <= Math.min(this.maxEventBytes, from))
+      return false;
+    const whole = this.pending.length > 0 ? Buffer.concat([...this.pending, tail]) : tail;
+    if (whole.length < DATA_FIELD.length || DATA_FIELD.some((byte, i) => whole[i] !== byte)) return false;
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.firstLine = false;
+    const value = whole.subarray(whole[DATA_FIELD.length] === SPACE ? DATA_FIELD.length + 1 : DATA_FIELD.length);
+    this.sinkData(value);
+    this.streamingLine = !complete;
+    return true;
+  }
+
+  /** One more data line of the streamed event (the data so far goes first, when it starts). */
+  private sinkData(value: Uint8Array): void {
+    if (!this.sink) {
+      this.sink = this.options.oversized!();
+      if (this.hasData) {
+        this.sink.push(encoder.encode(this.data.join('\n')));
+        this.sinkHasData = true;
+      }
+      this.data = [];
+      this.dataBytes = 0;
+    }
+    if (this.sinkHasData) this.sink.push(NEWLINE);
+    this.sinkHasData = true;
+    this.sink.push(value);
   }
 
   /** The stream ended: a last line without a line end, and an event without a blank line, still count. */
@@ -162,6 +246,10 @@ export class SseLineParser {
         this.eventType = value;
         break;
       case 'data':
+        if (this.sink) {
+          this.sinkData(encoder.encode(value));
+          break;
+        }
         this.dataBytes += bytes + 1;
         if (this.dataBytes > this.maxEventBytes) throw this.tooLarge('maxSseEventBytes', this.maxEventBytes);
         this.data.push(value);
@@ -181,6 +269,7 @@ export class SseLineParser {
   }
 
   private dispatch(): SseEvent | undefined {
+    if (this.sink) return this.dispatchStreamed();
     const hasData = this.hasData;
     const event: SseEvent = { event: this.eventType || 'message', data: this.data.join('\n') };
     if (this.lastEventId !== undefined) event.id = this.lastEventId;
@@ -190,6 +279,26 @@ export class SseLineParser {
     this.hasData = false;
     this.eventType = '';
     return hasData ? event : undefined;
+  }
+
+  private dispatchStreamed(): SseEvent {
+    const sink = this.sink!;
+    this.sink = undefined;
+    this.sinkHasData = false;
+    const type = this.eventType || 'message';
+    this.eventType = '';
+    this.hasData = false;
+    try {
+      // Only a message's data is routed; anything else that large fails as it always did.
+      if (type !== 'message') throw this.tooLarge('maxSseEventBytes', this.maxEventBytes);
+      const event: SseEvent = { event: type, data: '', streamed: sink.end() };
+      if (this.lastEventId !== undefined) event.id = this.lastEventId;
+      if (this.retry !== undefined) event.retry = this.retry;
+      return event;
+    } catch (error) {
+      sink.dispose();
+      throw error;
+    }
   }
 }
 

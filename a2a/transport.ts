@@ -25,6 +25,21 @@ export interface StreamOptions {
   idleTimeoutMs?: number;
   /** Bounds the wait for the response headers → TransportTimeoutError. Default: the client's `timeoutMs`. */
   connectTimeoutMs?: number;
+  /**
+   * An event past `maxSseEventBytes` is read as it arrives instead of failing, when what makes it
+   * large is artifact file bytes (a resumed stream's task snapshot): they go to a temporary file,
+   * at most `maxBytes` of them per event, and each file part of the decoded event carries them
+   * (`spilledBytesOf(part)`, its `raw` is `""`) until the next event is asked for. The rest of
+   * the event keeps every cap. HTTP+JSON and JSON-RPC. Default: such an event fails with
+   * ResponseTooLargeError.
+   */
+  fileBytes?: {
+    maxBytes: number;
+    /** Called as the bytes of such an event arrive (they restart the idle timeout too). */
+    onProgress?: () => void;
+    /** Read events this large that way too, below the cap (memory: a piece of the event instead of copies of it). @default maxSseEventBytes */
+    fromBytes?: number;
+  };
 }
 
 /** The parameters of GetTask. See [docs/guide.md](../docs/guide.md#the-a2a-client-on-its-own). */

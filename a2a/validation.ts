@@ -66,7 +66,7 @@ export function parseWire<S extends z.ZodType>(schema: S, value: unknown, ctx: P
   );
 }
 
-function invalid(problem: string, ctx: ParseContext, path: string, cause?: Error): InvalidResponseError {
+export function invalid(problem: string, ctx: ParseContext, path: string, cause?: Error): InvalidResponseError {
   return new InvalidResponseError(
     `${where(ctx, 'from')} returned an invalid ${ctx.what}: ${problem}; ${advice(ctx)}.`,
     {

@@ -19,13 +19,16 @@
  * A session belongs to one activity (its workflow and activity id), so a retry finds it again and
  * another round never mixes with it.
  *
- * Memory: one chunk (the decoded part) at a time; the S3 session buffers up to one part.
+ * Memory: one chunk (the decoded part) at a time; the S3 session buffers up to one part. A part
+ * read from an event too large to hold (a resumed stream's snapshot) arrives spilled to a local
+ * file (see a2a/spilled-bytes.ts) and is copied to its session in pieces of 1 MiB.
  */
 import { createHash } from 'node:crypto';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { formatBytes } from '../a2a/limits.js';
 import type { Artifact, Part, Task, TaskArtifactUpdateEvent } from '../a2a/index.js';
+import { spilledBytesOf, type SpilledBytes } from '../a2a/spilled-bytes.js';
 import { ARTIFACT_REF_KEY, PENDING_FILE_KEY, type ArtifactRef } from '../contract/artifact-ref.js';
 import { FailureType } from '../contract/failure-types.js';
 import { agentLabel } from '../contract/telemetry.js';
@@ -187,7 +190,7 @@ export class ArtifactSpool {
     at: number,
     how: { replacing: boolean; snapshot: boolean },
   ): Promise<Part[]> {
-    const chunks = artifact.parts.map((part) => ('raw' in part ? Buffer.from(part.raw, 'base64') : undefined));
+    const chunks = artifact.parts.map(chunkOf);
     let state = known;
     if (state && how.replacing) {
       // A replay (the same chunks again, e.g. a stream's snapshot after the events we saw) keeps
@@ -222,7 +225,7 @@ export class ArtifactSpool {
   }
 
   /** Where the chunk at part `index` goes: on the previous part's file, or a new one. */
-  private slotFor(artifact: Artifact, state: ArtifactState, index: number, part: Part, bytes: Buffer): Placeholder {
+  private slotFor(artifact: Artifact, state: ArtifactState, index: number, part: Part, bytes: Chunk): Placeholder {
     const previous = index > 0 ? state.slots[index - 1] : undefined;
     const continues =
       previous !== undefined && (!part.filename || part.filename === state.files[previous.file]!.filename);
@@ -236,21 +239,29 @@ export class ArtifactSpool {
         end: 0,
       });
     }
-    if (start + bytes.byteLength > this.settings.maxArtifactBytes) {
+    if (start + bytes.size > this.settings.maxArtifactBytes) {
       throw ApplicationFailure.nonRetryable(
         `Agent "${agentLabel(this.scope.agent)}" sent more than ${formatBytes(this.settings.maxArtifactBytes)} for the file "${state.files[file]!.name.slice(0, 100)}", the most one artifact may hold here (A2A_MAX_ARTIFACT_BYTES).`,
         FailureType.resultTooLarge,
       );
     }
-    return { file, start, size: bytes.byteLength, sha: shortSha(bytes) };
+    return { file, start, size: bytes.size, sha: bytes.sha };
   }
 
-  private async write(state: ArtifactState, slot: Placeholder, bytes: Buffer): Promise<void> {
+  private async write(state: ArtifactState, slot: Placeholder, bytes: Chunk): Promise<void> {
     const file = state.files[slot.file]!;
-    file.session ??= await this.settings.store.appendSession(this.sessionId(state, slot.file), {
+    const session = (file.session ??= await this.settings.store.appendSession(this.sessionId(state, slot.file), {
       reference: this.scope.reference,
-    });
-    await file.session.append(slot.start, bytes, { signal: Context.current().cancellationSignal });
+    }));
+    const signal = Context.current().cancellationSignal;
+    // The session skips what it holds already (a resumed attempt's replay); a spilled chunk is not
+    // even read that far (a resumed snapshot holds everything the killed attempt stored).
+    const from = bytes.spilled ? Math.min(bytes.size, Math.max(0, (await session.held()) - slot.start)) : 0;
+    let at = slot.start + from;
+    for await (const piece of bytes.pieces(from)) {
+      await session.append(at, piece, { signal });
+      at += piece.byteLength;
+    }
     file.end = Math.max(file.end, slot.start + slot.size);
   }
 
@@ -357,9 +368,27 @@ function placeholders(parts: readonly Part[], slots: readonly (Placeholder | und
   return parts.map((part, i) => (slots[i] ? placeholderPart(part, slots[i]) : part));
 }
 
-function samePlaceholder(slot: Placeholder | undefined, bytes: Buffer | undefined): boolean {
+/** A file part's bytes: decoded from its `raw`, or spilled from an event too large to hold. */
+interface Chunk {
+  size: number;
+  sha: string;
+  /** From byte `from` on. */
+  pieces(from: number): AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
+  /** Spilled to a local file: cheaper to ask the session what it holds than to read it all again. */
+  spilled: boolean;
+}
+
+function chunkOf(part: Part): Chunk | undefined {
+  if (!('raw' in part)) return undefined;
+  const spilled: SpilledBytes | undefined = spilledBytesOf(part);
+  if (spilled) return { size: spilled.size, sha: spilled.sha, pieces: (from) => spilled.read(from), spilled: true };
+  const bytes = Buffer.from(part.raw, 'base64');
+  return { size: bytes.byteLength, sha: shortSha(bytes), pieces: () => [bytes], spilled: false };
+}
+
+function samePlaceholder(slot: Placeholder | undefined, bytes: Chunk | undefined): boolean {
   if (!slot || !bytes) return slot === undefined && bytes === undefined;
-  return slot.size === bytes.byteLength && slot.sha === shortSha(bytes);
+  return slot.size === bytes.size && slot.sha === bytes.sha;
 }
 
 function shortSha(bytes: Uint8Array): string {
@@ -374,7 +403,7 @@ function storedBytes(state: ArtifactState): number {
 function sumRaw(artifacts: readonly Artifact[]): number {
   let total = 0;
   for (const artifact of artifacts)
-    for (const part of artifact.parts) if ('raw' in part) total += base64Bytes(part.raw);
+    for (const part of artifact.parts) if ('raw' in part) total += spilledBytesOf(part)?.size ?? base64Bytes(part.raw);
   return total;
 }
 

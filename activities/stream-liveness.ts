@@ -10,6 +10,7 @@
  */
 import { log } from '@temporalio/activity';
 import type { A2AClient, Task } from '../a2a/index.js';
+import { ResponseTooLargeError } from '../a2a/errors.js';
 import { isTransient, type Reachability } from './reachability.js';
 import type { TaskView } from './task-outcome.js';
 
@@ -78,6 +79,13 @@ export function watchStream(options: StreamWatchOptions): StreamWatch {
       interval = Math.min(interval * 2, maxIntervalMs);
     } catch (err) {
       if (stopped) return;
+      // A task too large to read whole (its files so far) can only be followed by its stream:
+      // reading it again would cost the agent the whole task each time, for nothing.
+      if (err instanceof ResponseTooLargeError) {
+        stopped = true;
+        log.info('the task is too large to read whole; following its stream only', { taskId: view.task.id });
+        return;
+      }
       interval = probeMs;
       // Anything else (the task is gone, an invalid answer) is the stream's to report, not the probe's.
       if (!isTransient(err)) return;

@@ -1,5 +1,5 @@
 import { Context, log } from '@temporalio/activity';
-import type { Message } from '../a2a/index.js';
+import type { Message, StreamOptions } from '../a2a/index.js';
 import type { AgentRef } from '../contract/delegation-types.js';
 import { clientFor, type ActivityDeps } from './deps.js';
 import { asActivity } from './failures.js';
@@ -75,11 +75,11 @@ export async function streamMessage(deps: ActivityDeps, input: StreamMessageInpu
           }
           const opening = view.task.id
             ? undefined // resuming: subscribe to the task (its first event, a snapshot, replaces what was seen)
-            : (round: AbortSignal) => {
+            : (round: AbortSignal, options: Pick<StreamOptions, 'fileBytes'>) => {
                 sentAt = Date.now();
                 return client.sendStreamingMessage(
                   { message: input.message, configuration: { acceptedOutputModes: input.acceptedOutputModes } },
-                  { signal: round, idleTimeoutMs: STREAM_IDLE_MS },
+                  { signal: round, idleTimeoutMs: STREAM_IDLE_MS, ...options },
                 );
               };
           mayHaveSent = true;

@@ -1,5 +1,5 @@
 import { Context } from '@temporalio/activity';
-import { type A2AClient, type Message, type StreamResponse } from '../a2a/index.js';
+import { type A2AClient, type Message, type StreamOptions, type StreamResponse } from '../a2a/index.js';
 import {
   InvalidResponseError,
   StreamIdleTimeoutError,
@@ -32,6 +32,14 @@ export interface RoundSettings {
   /** Bytes the agent made this delegation drop in earlier rounds (TrackOutcome.droppedBytes): the byte budget goes on counting. */
   droppedBytes?: number;
 }
+
+/**
+ * A stream event of at least this many bytes is read as it arrives (its file bytes spilled, see
+ * a2a/streamed-event.ts), not held whole: a chunk of 1 MB held as text, parsed, then decoded is
+ * several large copies that V8 collects late, which raised a worker's memory by about 1 MB per
+ * event over a 200 MB file; read as it arrives it costs a piece of the event.
+ */
+const READ_AS_IT_ARRIVES_BYTES = 512 * 1024;
 
 /** Stream mode: with no event for this long, check the task with GetTask and subscribe again. */
 export const STREAM_IDLE_MS = 30_000;
@@ -155,6 +163,8 @@ export interface Follower {
   deadline: number;
   /** Aborted when the round ends early to tell the workflow that the agent went silent, or answers again. */
   early: AbortSignal;
+  /** Streams read an event too large to hold as it arrives when its size is file bytes going to the store (a resumed snapshot). */
+  fileBytes?: { maxBytes: number; fromBytes: number };
 }
 
 /**
@@ -170,7 +180,7 @@ export const EARLY_END_AFTER_MS = 10_000;
  * agent's silence changes (it went silent, or answered after silence; see {@link EARLY_END_AFTER_MS}).
  */
 export function followerOf(
-  deps: Pick<ActivityDeps, 'requestTimeoutMs'>,
+  deps: Pick<ActivityDeps, 'requestTimeoutMs' | 'artifacts'>,
   client: A2AClient,
   input: Follower['input'] & Pick<RoundSettings, 'roundMs'>,
   { view, reach }: { view: TaskView; reach: Reachability },
@@ -187,6 +197,9 @@ export function followerOf(
     };
     setTimeout(endIfChanged, Math.max(0, started + EARLY_END_AFTER_MS - Date.now())).unref();
   });
+  const fileBytes = deps.artifacts
+    ? { fileBytes: { maxBytes: deps.artifacts.maxStoredBytes, fromBytes: READ_AS_IT_ARRIVES_BYTES } }
+    : {};
   return {
     client,
     requestTimeoutMs: deps.requestTimeoutMs,
@@ -196,6 +209,7 @@ export function followerOf(
     beat,
     deadline,
     early: early.signal,
+    ...fileBytes,
   };
 }
 
@@ -213,7 +227,7 @@ export type FollowEnd = { kind: 'task'; outcome: TrackOutcome } | { kind: 'messa
  */
 export async function followStream(
   f: Follower,
-  opening?: (round: AbortSignal) => AsyncIterable<StreamResponse>,
+  opening?: (round: AbortSignal, options: Pick<StreamOptions, 'fileBytes'>) => AsyncIterable<StreamResponse>,
 ): Promise<FollowEnd> {
   const { client, input, view, reach, beat } = f;
   const context = Context.current();
@@ -237,12 +251,21 @@ export async function followStream(
       signal: round,
       endStream: () => ended.abort(),
     });
+    // The bytes of an event too large to hold are the stream at work, not silence.
+    const streamOptions: Pick<StreamOptions, 'fileBytes'> = f.fileBytes
+      ? { fileBytes: { ...f.fileBytes, onProgress: () => watch.heard() } }
+      : {};
     try {
       const events =
-        opening?.(stream) ??
+        opening?.(stream, streamOptions) ??
         client.subscribeToTask(
           { id: view.task.id },
-          { signal: stream, idleTimeoutMs: STREAM_IDLE_MS, connectTimeoutMs: reach.timeoutFor(f.requestTimeoutMs) },
+          {
+            signal: stream,
+            idleTimeoutMs: STREAM_IDLE_MS,
+            connectTimeoutMs: reach.timeoutFor(f.requestTimeoutMs),
+            ...streamOptions,
+          },
         );
       opening = undefined;
       let first = true;

@@ -15,6 +15,8 @@ export interface WorkerProcess {
   /** Resolves when the process has exited. */
   exited: Promise<void>;
   kill(signal?: NodeJS.Signals): Promise<void>;
+  /** What it wrote to stdout and stderr so far. */
+  output(): string;
 }
 
 export async function spawnWorkerProcess(
@@ -66,6 +68,7 @@ export async function spawnWorkerProcess(
   return {
     child,
     exited,
+    output: () => output,
     async kill(signal = 'SIGKILL') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       await exited;

@@ -1,15 +1,20 @@
 /**
  * Files streamed to the blob store as they arrive, end to end (issue 22): an agent on the wire
- * sends a 6 MB file as 1 MB `raw` chunks. In stream mode the worker (a real process) is
- * SIGKILLed after half the file; a new worker resumes from what the store holds. In poll and push
- * mode the finished task holds the whole file. Each time: the stored blob is byte-identical
- * (SHA-256) to what the agent sent, the store holds one copy, the result carries an ArtifactRef,
- * and every payload in history is under 64 KB.
+ * sends a file as 1 MB `raw` chunks, and in every mode the worker (a real process) is SIGKILLed
+ * while the task works with half the file sent: in stream mode after half the chunks came through
+ * its stream (the new worker's SubscribeToTask starts with the agent's snapshot holding that
+ * half, read as it arrives when it passes the SSE event cap); in poll mode after its GetTasks
+ * saw half; in push mode while it waits for the notification. A new worker process finishes.
+ * Each time: the stored blob is byte-identical (SHA-256) to what the agent sent, the store holds
+ * one copy, the result carries an ArtifactRef, every payload in history is under 64 KB, and the
+ * new worker's resident memory stays within 150 MB of what it held idle (VmRSS when ready, then
+ * its peak, VmHWM reset at that moment).
  *
- * `A2A_TEST_FILE_MB` sizes the file (the default, 6, keeps `npm test` fast).
+ * 6 MB in `npm test`; `npm run test:large-file` runs the stream case with 200 MB
+ * (`A2A_TEST_FILE_MB` sizes it).
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,12 +24,11 @@ import { trackingProgress } from '../../../client/tracking-progress.js';
 import { artifactRefOf, type DelegateResult } from '../../../contract/index.js';
 import { FsBlobStore } from '../../../storage/fs-blob-store.js';
 import { readArtifact } from '../../../storage/read-artifact.js';
-import { a2aTemporalPlugin } from '../../../worker/plugin.js';
 import { startHostileAgent, type AgentControl, type HostileAgent, type WireTask } from '../../hostile/hostile-agent.js';
-import { registryOf, startDelegate } from '../../helpers/delegations.js';
+import { startDelegate } from '../../helpers/delegations.js';
 import { uniqueTaskQueue, useTemporal } from '../../helpers/temporal.js';
 import { waitFor } from '../../helpers/wait.js';
-import { spawnWorkerProcess } from '../../helpers/worker-process.js';
+import { spawnWorkerProcess, type WorkerProcess } from '../../helpers/worker-process.js';
 import { SECRET, startReceiver } from '../push/support.js';
 
 const temporal = useTemporal();
@@ -33,6 +37,7 @@ const SIZE = Number(process.env.A2A_TEST_FILE_MB ?? 6) * CHUNK;
 const CHUNKS = Math.ceil(SIZE / CHUNK);
 const HALF = Math.floor(CHUNKS / 2);
 const HISTORY_PAYLOAD_MAX = 64 * 1024;
+const RSS_HEADROOM = 150 * 1024 * 1024;
 
 /** The file: deterministic bytes that do not repeat in any short period (each 32 bytes a SHA-256 of its index). */
 const file = (() => {
@@ -51,13 +56,24 @@ const root = mkdtempSync(join(tmpdir(), 'a2a-streamed-'));
 const blobDir = join(root, 'blobs');
 const store = new FsBlobStore({ dir: blobDir });
 let agent: HostileAgent;
-/** Released by the stream test once the first worker is dead: the first stream then ends. */
-let releaseFirstStream: () => void = () => {};
-const firstStreamReleased = new Promise<void>((resolve) => (releaseFirstStream = resolve));
+
+type Mode = 'stream' | 'poll' | 'push';
+/** Released by each test once its first worker is dead: the agent then sends the rest of the file. */
+const release = {} as Record<Mode, () => void>;
+const released = Object.fromEntries(
+  (['stream', 'poll', 'push'] as const).map((mode) => [mode, new Promise<void>((r) => (release[mode] = r))]),
+) as Record<Mode, Promise<void>>;
+/** The push test's task once its push config is registered. */
+let pushRegistered: () => void = () => {};
+const pushConfigured = new Promise<void>((resolve) => (pushRegistered = resolve));
 
 type Frame = Record<string, unknown>;
-/** Poll-mode tasks not read yet. */
+/** Poll-mode tasks: each GetTask adds a chunk until half the file, and the rest once released. */
 const polled = new Set<string>();
+let pollReleased = false;
+/** Push-mode tasks whose config is registered (a retried registration changes nothing). */
+const pushing = new Set<string>();
+void released.poll.then(() => (pollReleased = true));
 
 function chunkFrame(task: WireTask, i: number): Frame {
   return {
@@ -115,7 +131,7 @@ beforeAll(async () => {
                 record(task, i);
                 await send(chunkFrame(task, i));
               }
-              await firstStreamReleased; // the worker reading this stream is killed meanwhile
+              await released.stream; // the worker reading this stream is killed meanwhile
             });
           }
           if (call.operation === 'SubscribeToTask' && call.taskId) {
@@ -132,18 +148,31 @@ beforeAll(async () => {
           if (call.operation === 'SendMessage') {
             const task = control.createTask(call.params.message as Record<string, unknown>);
             control.apply(task.id, [{ state: 'TASK_STATE_WORKING' }]);
-            for (let i = 0; i < CHUNKS; i++) record(task, i);
-            // Poll: finished when first read. Push: finished once the config is registered.
+            // Poll: the file grows as it is read. Push: half the file, the rest once released.
             if (message?.parts?.[0]?.text === 'poll') polled.add(task.id);
+            else for (let i = 0; i < HALF; i++) record(task, i);
             return control.ok(call, { task: { ...structuredClone(task), artifacts: [] } });
           }
-          if (call.operation === 'GetTask' && call.taskId && polled.delete(call.taskId)) {
-            complete(control, control.tasks.get(call.taskId)!);
+          if (call.operation === 'GetTask' && call.taskId && polled.has(call.taskId)) {
+            const task = control.tasks.get(call.taskId)!;
+            const sent = task.artifacts?.[0]?.parts.length ?? 0;
+            if (sent < HALF) record(task, sent);
+            else if (pollReleased) {
+              for (let i = sent; i < CHUNKS; i++) record(task, i);
+              polled.delete(task.id);
+              complete(control, task);
+            }
           }
           if (call.operation === 'CreateTaskPushNotificationConfig' && call.taskId) {
             const reply = control.honest(call);
             const task = control.tasks.get(call.taskId)!;
-            setImmediate(() => void control.deliver(task.id, complete(control, task)));
+            if (pushing.has(task.id)) return reply;
+            pushing.add(task.id);
+            pushRegistered();
+            void released.push.then(() => {
+              for (let i = HALF; i < CHUNKS; i++) record(task, i);
+              void control.deliver(task.id, complete(control, task));
+            });
             return reply;
           }
           return undefined;
@@ -154,7 +183,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  releaseFirstStream();
+  for (const mode of ['stream', 'poll', 'push'] as const) release[mode]();
   await agent?.close();
   rmSync(root, { recursive: true, force: true });
 });
@@ -174,7 +203,7 @@ async function historyPayloadSizes(handle: WorkflowHandle): Promise<number[]> {
 }
 
 /** The stored file of the delegation's result, checked: byte-identical, one copy in the store. */
-async function expectStoredFile(handle: WorkflowHandle, result: DelegateResult): Promise<void> {
+async function expectStoredFile(handle: WorkflowHandle, result: DelegateResult): Promise<string> {
   expect(result.state).toBe('TASK_STATE_COMPLETED');
   const parts = result.artifacts.flatMap((a) => a.parts);
   expect(parts).toHaveLength(1);
@@ -194,8 +223,77 @@ async function expectStoredFile(handle: WorkflowHandle, result: DelegateResult):
   const sizes = await historyPayloadSizes(handle);
   expect(sizes.length).toBeGreaterThan(0);
   expect(Math.max(...sizes)).toBeLessThan(HISTORY_PAYLOAD_MAX);
-  console.log(
-    `${result.agent} ${SIZE / CHUNK} MB: history ${sizes.length} payloads, largest ${Math.max(...sizes)} bytes, ${sizes.reduce((a, b) => a + b, 0)} bytes in all`,
+  const blobs = readdirSync(join(blobDir, 'sha256')).flatMap((dir) => readdirSync(join(blobDir, 'sha256', dir)));
+  return `history ${sizes.length} payloads, largest ${Math.max(...sizes)} B, ${sizes.reduce((a, b) => a + b, 0)} B in all; ${blobs.length} blobs in the store`;
+}
+
+/** A worker process's resident memory now and its peak (bytes), from /proc. */
+function memoryOf(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) * 1024;
+  return { rss: kb('VmRSS'), peak: kb('VmHWM') };
+}
+
+/** Watches a worker process's memory from now: idle is its RSS now, peak the most it holds until `stop`. */
+function watchMemory(worker: WorkerProcess): { idle: number; stop: () => { idle: number; peak: number } } {
+  const pid = worker.child.pid!;
+  const idle = memoryOf(pid).rss;
+  // Resets VmHWM to the current RSS (Linux 4.0+), so the peak is this run's, not the start-up's.
+  writeFileSync(`/proc/${pid}/clear_refs`, '5');
+  return {
+    idle,
+    stop: () => ({ idle, peak: memoryOf(pid).peak }),
+  };
+}
+
+const MB = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+
+/**
+ * A worker process is killed while the task works with half the file sent (`killAt`: when), a new
+ * one finishes the delegation; the file, history and the new worker's memory are checked.
+ */
+async function killedMidFile(
+  mode: Mode,
+  killAt: (handle: WorkflowHandle) => Promise<void>,
+  env: Record<string, string> = {},
+) {
+  const client = await temporal.client();
+  const taskQueue = uniqueTaskQueue(`file-${mode}`);
+  const agents = { agents: { files: { url: agent.baseUrl } } };
+  const workerEnv = { A2A_BLOB_STORE: 'fs', A2A_BLOB_DIR: blobDir, ...env };
+  const doomed = await spawnWorkerProcess(taskQueue, agents, workerEnv);
+  const started = Date.now();
+  const handle = await startDelegate(client, taskQueue, { agent: 'files', text: mode, mode });
+  await killAt(handle);
+  await doomed.kill('SIGKILL');
+  const killed = Date.now();
+  release[mode]();
+  const rescuer = await spawnWorkerProcess(taskQueue, agents, workerEnv);
+  try {
+    const memory = watchMemory(rescuer);
+    const result = (await handle.result()) as DelegateResult;
+    const { idle, peak } = memory.stop();
+    const done = Date.now();
+    const figures = await expectStoredFile(handle, result);
+    console.log(
+      `${mode} ${SIZE / CHUNK} MB, killed at half: ${((done - started) / 1000).toFixed(1)} s (${((done - killed) / 1000).toFixed(1)} s after the kill); new worker RSS idle ${MB(idle)}, peak ${MB(peak)} (+${MB(peak - idle)}); ${figures}`,
+    );
+    expect(peak - idle).toBeLessThan(RSS_HEADROOM);
+  } catch (error) {
+    console.log(`the new worker's output:\n${rescuer.output().slice(-20_000)}`);
+    throw error;
+  } finally {
+    await rescuer.kill('SIGKILL');
+  }
+}
+
+/** Half the file is in the store, and the heartbeat names the task and its file's size. */
+async function halfStored(handle: WorkflowHandle): Promise<void> {
+  await waitFor(
+    async () =>
+      sessionBytes() >= HALF * CHUNK &&
+      (await trackingProgress(handle))?.artifacts[0]?.files?.[0]?.size === HALF * CHUNK,
+    { what: 'half the file in the store', timeoutMs: 60_000 },
   );
 }
 
@@ -209,60 +307,32 @@ function sessionBytes(): number {
   return total;
 }
 
-const blobsPlugin = (extra: Parameters<typeof a2aTemporalPlugin>[0] = {}) =>
-  a2aTemporalPlugin({
-    registry: registryOf({ files: agent }),
-    blobs: { store, thresholdBytes: 256 * 1024 },
-    ...extra,
-  });
-
 describe('files streamed to the blob store as they arrive', () => {
   it('stream mode: a worker SIGKILLed mid-file is replaced, and the file is stored once, byte-identical', async () => {
-    const client = await temporal.client();
-    const taskQueue = uniqueTaskQueue('file-stream');
-    const doomed = await spawnWorkerProcess(
-      taskQueue,
-      { agents: { files: { url: agent.baseUrl } } },
-      { A2A_BLOB_STORE: 'fs', A2A_BLOB_DIR: blobDir },
-    );
-    const handle = await startDelegate(client, taskQueue, { agent: 'files', text: 'stream', mode: 'stream' });
-    // Half the file is in the store, and the heartbeat names the task: kill the worker there.
-    await waitFor(
-      async () =>
-        sessionBytes() >= HALF * CHUNK &&
-        (await trackingProgress(handle))?.artifacts[0]?.files?.[0]?.size === HALF * CHUNK,
-      { what: 'half the file in the store', timeoutMs: 60_000 },
-    );
-    await doomed.kill('SIGKILL');
-    releaseFirstStream();
-    const rescuer = await temporal.worker({ taskQueue, plugins: [blobsPlugin()] });
-    const result = (await rescuer.runUntil(handle.result())) as DelegateResult;
-    await expectStoredFile(handle, result);
+    await killedMidFile('stream', halfStored);
+  }, 300_000);
+
+  it('poll mode: a worker SIGKILLed mid-file is replaced, and the file is stored once, byte-identical', async () => {
+    await killedMidFile('poll', halfStored);
   }, 120_000);
 
-  it("poll mode: the finished task's file is stored once, byte-identical", async () => {
-    const client = await temporal.client();
-    const taskQueue = uniqueTaskQueue('file-poll');
-    const worker = await temporal.worker({ taskQueue, plugins: [blobsPlugin()] });
-    const handle = await startDelegate(client, taskQueue, { agent: 'files', text: 'poll', mode: 'poll' });
-    const result = (await worker.runUntil(handle.result())) as DelegateResult;
-    await expectStoredFile(handle, result);
-  });
-
-  it('push mode: the task read after the notification has its file stored once, byte-identical', async () => {
+  it('push mode: a worker SIGKILLed while it waits is replaced, and the file is stored once, byte-identical', async () => {
     const client = await temporal.client();
     const receiver = await startReceiver(client);
     try {
-      const taskQueue = uniqueTaskQueue('file-push');
-      const worker = await temporal.worker({
-        taskQueue,
-        plugins: [blobsPlugin({ webhook: { publicUrl: receiver.url, secret: SECRET } })],
+      // Killed once the registration is done and the workflow waits for the notification.
+      const waiting = async (handle: WorkflowHandle) => {
+        await pushConfigured;
+        await waitFor(async () => ((await handle.describe()).raw.pendingActivities ?? []).length === 0, {
+          what: 'the workflow waiting for the notification',
+        });
+      };
+      await killedMidFile('push', waiting, {
+        A2A_WEBHOOK_URL: receiver.url,
+        A2A_WEBHOOK_SECRET: SECRET,
       });
-      const handle = await startDelegate(client, taskQueue, { agent: 'files', text: 'push', mode: 'push' });
-      const result = (await worker.runUntil(handle.result())) as DelegateResult;
-      await expectStoredFile(handle, result);
     } finally {
       await receiver.close();
     }
-  });
+  }, 120_000);
 });

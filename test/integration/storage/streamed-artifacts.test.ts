@@ -9,7 +9,7 @@
  * `A2A_TEST_FILE_MB` sizes the file (the default, 6, keeps `npm test` fast).
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,12 +17,12 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trackingProgress } from '../../../client/tracking-progress.js';
 import { artifactRefOf, type DelegateResult } from '../../../contract/index.js';
-import { FsBlobStore } from '../../../storage/fs-blob-store.js';
 import { readArtifact } from '../../../storage/read-artifact.js';
 import { a2aTemporalPlugin } from '../../../worker/plugin.js';
 import { startHostileAgent, type AgentControl, type HostileAgent, type WireTask } from '../../hostile/hostile-agent.js';
 import { registryOf, startDelegate } from '../../helpers/delegations.js';
 import { uniqueTaskQueue, useTemporal } from '../../helpers/temporal.js';
+import { testBlobStore } from '../../helpers/test-blob-store.js';
 import { waitFor } from '../../helpers/wait.js';
 import { spawnWorkerProcess } from '../../helpers/worker-process.js';
 import { SECRET, startReceiver } from '../push/support.js';
@@ -48,8 +48,8 @@ const chunkPart = (i: number) => ({
 });
 
 const root = mkdtempSync(join(tmpdir(), 'a2a-streamed-'));
-const blobDir = join(root, 'blobs');
-const store = new FsBlobStore({ dir: blobDir });
+/** A folder in `npm test`, the cluster's S3 server in `npm run test:cluster`. */
+const { store, env: storeEnv, sessionBytes } = testBlobStore(join(root, 'blobs'));
 let agent: HostileAgent;
 /** Released by the stream test once the first worker is dead: the first stream then ends. */
 let releaseFirstStream: () => void = () => {};
@@ -156,6 +156,7 @@ beforeAll(async () => {
 afterAll(async () => {
   releaseFirstStream();
   await agent?.close();
+  await store.close();
   rmSync(root, { recursive: true, force: true });
 });
 
@@ -189,7 +190,8 @@ async function expectStoredFile(handle: WorkflowHandle, result: DelegateResult):
   const hash = createHash('sha256');
   for await (const chunk of await readArtifact(ref, { store })) hash.update(chunk as Buffer);
   expect(hash.digest('hex')).toBe(fileSha);
-  const copies = readdirSync(join(blobDir, 'sha256', fileSha.slice(0, 2))).filter((name) => name === fileSha);
+  const copies: string[] = [];
+  for await (const blob of store.list()) if (blob.key === ref.key) copies.push(blob.key);
   expect(copies).toHaveLength(1);
   const sizes = await historyPayloadSizes(handle);
   expect(sizes.length).toBeGreaterThan(0);
@@ -197,16 +199,6 @@ async function expectStoredFile(handle: WorkflowHandle, result: DelegateResult):
   console.log(
     `${result.agent} ${SIZE / CHUNK} MB: history ${sizes.length} payloads, largest ${Math.max(...sizes)} bytes, ${sizes.reduce((a, b) => a + b, 0)} bytes in all`,
   );
-}
-
-/** Bytes held by unfinished append sessions of the store. */
-function sessionBytes(): number {
-  const dir = join(blobDir, 'sessions');
-  let total = 0;
-  for (const name of readdirSync(dir, { withFileTypes: true })) {
-    if (name.isFile() && name.name.endsWith('.part')) total += statSync(join(dir, name.name)).size;
-  }
-  return total;
 }
 
 const blobsPlugin = (extra: Parameters<typeof a2aTemporalPlugin>[0] = {}) =>
@@ -220,16 +212,13 @@ describe('files streamed to the blob store as they arrive', () => {
   it('stream mode: a worker SIGKILLed mid-file is replaced, and the file is stored once, byte-identical', async () => {
     const client = await temporal.client();
     const taskQueue = uniqueTaskQueue('file-stream');
-    const doomed = await spawnWorkerProcess(
-      taskQueue,
-      { agents: { files: { url: agent.baseUrl } } },
-      { A2A_BLOB_STORE: 'fs', A2A_BLOB_DIR: blobDir },
-    );
+    const doomed = await spawnWorkerProcess(taskQueue, { agents: { files: { url: agent.baseUrl } } }, storeEnv);
     const handle = await startDelegate(client, taskQueue, { agent: 'files', text: 'stream', mode: 'stream' });
-    // Half the file is in the store, and the heartbeat names the task: kill the worker there.
+    // Half the file is in the store, and the heartbeat names the task: kill the worker there. (S3
+    // holds a session's bytes once a part, 8 MiB, is full: there the heartbeat is what says so.)
     await waitFor(
       async () =>
-        sessionBytes() >= HALF * CHUNK &&
+        (sessionBytes?.() ?? HALF * CHUNK) >= HALF * CHUNK &&
         (await trackingProgress(handle))?.artifacts[0]?.files?.[0]?.size === HALF * CHUNK,
       { what: 'half the file in the store', timeoutMs: 60_000 },
     );

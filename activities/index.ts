@@ -18,6 +18,7 @@ import { AgentCardCache } from './card-cache.js';
 import { DEFAULT_LIMITS } from '../a2a/limits.js';
 import type { ActivityDeps } from './deps.js';
 import { getTask, type GetTaskInput } from './get-task.js';
+import { holdFiles, type HoldFilesInput } from './hold-files.js';
 import { deletePushConfig, registerPushConfig, type PushConfigInput, type PushRegistration } from './push-config.js';
 import { resolveAgent, type ResolveAgentInput } from './resolve-agent.js';
 import { sendMessage, type SendMessageInput, type SendOutcome } from './send-message.js';
@@ -63,6 +64,12 @@ export interface ArtifactStoreOptions {
 }
 
 /** The activity functions by type name, as workflows see them through `proxyActivities`. See [docs/guide.md](../docs/guide.md#delegation-inside-your-own-workflows). */
+/** The release's own activities (beside the delegations' it starts as children). */
+export interface ReleaseActivities {
+  /** Records the release as a holder of the stored files its report links, so retention keeps them as long as the release. */
+  'a2a.holdFiles': (input: HoldFilesInput) => Promise<number>;
+}
+
 export interface DelegationActivities {
   /** Fetches and checks the agent card and chooses the interface and the mode. */
   'a2a.resolveAgent': (input: ResolveAgentInput) => Promise<ResolvedAgent>;
@@ -86,7 +93,7 @@ export interface DelegationActivities {
  * The delegation activities, by activity type name: `a2a.resolveAgent`, `a2a.sendMessage`, …
  * (prefixed, so they never clash with a worker's own `sendMessage`).
  */
-export function createActivities(options: CreateActivitiesOptions = {}): DelegationActivities {
+export function createActivities(options: CreateActivitiesOptions = {}): DelegationActivities & ReleaseActivities {
   // One pool for all agents: keep-alive connections are reused across delegations. No body
   // timeout: streams stay silent while a task is parked; the tracker has its own idle timeout.
   // Agents named by URL get a pool of their own whose connections refuse non-public addresses.
@@ -133,6 +140,7 @@ export function createActivities(options: CreateActivitiesOptions = {}): Delegat
     'a2a.getTask': (input: GetTaskInput) => getTask(deps, input),
     'a2a.registerPushConfig': (input: PushConfigInput) => registerPushConfig(deps, input),
     'a2a.deletePushConfig': (input: PushConfigInput) => deletePushConfig(deps, input),
+    'a2a.holdFiles': (input: HoldFilesInput) => holdFiles(deps, input),
   };
 }
 
@@ -146,6 +154,7 @@ export type { StreamMessageInput } from './stream-message.js';
 export type { RoundSettings, TrackTaskInput, TrackOutcome, TrackProgress } from './track-task.js';
 export type { CancelTaskInput } from './cancel-task.js';
 export type { GetTaskInput } from './get-task.js';
+export type { HoldFilesInput } from './hold-files.js';
 export type { PushConfigInput } from './push-config.js';
 export { pushCredential, isPushCredential } from './push-credential.js';
 export { pushUrl, parsePushPath } from './push-url.js';

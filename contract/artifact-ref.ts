@@ -71,6 +71,22 @@ export function artifactRefOf(part: { metadata?: Record<string, unknown> | undef
   return { name, mediaType, size, sha256, key };
 }
 
+/**
+ * A stored file's link in markdown we write (the release report, a delegation's current details):
+ * the codec server's download path, relative, named and typed for the download. The codec server
+ * turns it into an absolute link it signs when it decodes the payload for the Web UI
+ * (storage/codec-server.ts), so it resolves against wherever that server is published.
+ * Everything outside `[A-Za-z0-9-_.~]` is percent-encoded, `(` and `)` too, so an agent's file
+ * name cannot end the markdown link early.
+ */
+export function fileLink(ref: Pick<ArtifactRef, 'key' | 'name' | 'mediaType'>): string {
+  return `blobs/${ref.key}?name=${linkComponent(ref.name)}&type=${linkComponent(ref.mediaType)}`;
+}
+
+function linkComponent(text: string): string {
+  return encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
 /** `512 B`, `2.9 KiB`, `5.7 MiB`: a file's size for people. */
 export function sizeText(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;

@@ -9,7 +9,11 @@
  * - `/download` resolves claims only (every payload must be one);
  * - `/encode` runs the codecs, then stores payloads of at least the threshold and returns claims;
  * - `GET /blobs/sha256:<hex>` serves a stored file (an {@link ArtifactRef}'s bytes) as an
- *   attachment: with the bearer token, or with a link signed by it ({@link signedBlobPath}).
+ *   attachment: with the bearer token, or with a link signed by it ({@link signedBlobPath});
+ * - the relative file links of markdown we write (contract/artifact-ref.ts `fileLink`: a
+ *   delegation's current details, the release report) become absolute links to that endpoint in
+ *   what `/decode` returns, signed for {@link LINK_TTL_MS}, so the Web UI's rendered markdown
+ *   links each file to its download.
  *
  * Access: with a token (A2A_CODEC_TOKEN) every request but the CORS preflight and `/healthz`
  * needs `Authorization: Bearer <token>`, or the token as the first path segment
@@ -50,6 +54,8 @@ export interface CodecServerOptions {
   maxPayloadBytes?: number;
   /** `/encode` stores payloads of at least this size. @default 256 KiB */
   thresholdBytes?: number;
+  /** Where browsers reach this server, for the file links `/decode` writes (`https://codec.example.com`). @default `http://` + the request's Host */
+  publicUrl?: string;
 }
 
 /** Where the codec server listens. See [docs/files.md](../docs/files.md#the-codec-server). */
@@ -80,6 +86,12 @@ const WirePayloadSchema = z.object({
 });
 const WirePayloadsSchema = z.object({ payloads: z.array(WirePayloadSchema).max(10_000) });
 type WirePayload = z.infer<typeof WirePayloadSchema>;
+
+/** How long a file link written by `/decode` stays valid. */
+export const LINK_TTL_MS = 24 * 3_600_000;
+
+/** `](blobs/sha256:<hex>?name=…&type=…)`: a stored file's link in markdown we wrote (`fileLink`). */
+const BLOB_LINK = /\]\(blobs\/(sha256:[0-9a-f]{64})\?name=([\w.~%-]*)&type=([\w.~%-]*)\)/g;
 
 /** A request the server refuses, with its status and one sentence. */
 class HttpError extends Error {
@@ -145,44 +157,69 @@ export function codecHandler(options: CodecServerOptions): (req: IncomingMessage
     return PayloadProto.decode(await readVerified(options.store, key, maxPayloadBytes)) as Payload;
   };
 
-  const routes: Record<string, (payloads: Payload[], query: URLSearchParams, namespace: string) => Promise<Payload[]>> =
-    {
-      async decode(payloads, query) {
-        const preserve = query.get('preserveStorageRefs')?.toLowerCase() === 'true';
-        const budget = { left: maxPayloadBytes };
-        const resolved = await Promise.all(
-          payloads.map(async (p) => (!preserve && isStorageReference(p) ? ((await retrieve(p, budget)) ?? p) : p)),
-        );
-        return decodeNonReferences(resolved, decodeAll);
-      },
-      async download(payloads) {
-        if (!payloads.every(isStorageReference)) throw new HttpError(400, 'All payloads must be storage references.');
-        const budget = { left: maxPayloadBytes };
-        const retrieved: Payload[] = [];
-        for (const payload of payloads) {
-          const got = await retrieve(payload, budget);
-          if (!got)
-            throw new HttpError(
-              413,
-              `The payloads add up to more than ${maxPayloadBytes} bytes; download fewer at once.`,
-            );
-          retrieved.push(got);
-        }
-        return decodeAll(retrieved);
-      },
-      async encode(payloads, _query, namespace) {
-        const encoded = await encodeAll(payloads);
-        return Promise.all(
-          encoded.map(async (payload) => {
-            const bytes = PayloadProto.encode(payload).finish();
-            if (bytes.length < threshold) return payload;
-            // The workflow this input is for is not known here: retention keeps it for the untracked TTL.
-            const blob = await options.store.put(bytes, { reference: { namespace } });
-            return storageReferencePayload(BLOB_DRIVER_NAME, blob.key, bytes.length);
-          }),
-        );
-      },
-    };
+  /** Absolute download links for the relative file links in decoded JSON payloads (see the header). */
+  const linkFiles = (payloads: Payload[], req: IncomingMessage): Payload[] => {
+    const host = req.headers.host ?? '';
+    const base =
+      options.publicUrl?.replace(/\/+$/, '') ??
+      (/^[\w.-]+(:\d{1,5})?$|^\[[\d:a-fA-F.]+\](:\d{1,5})?$/.test(host) ? `http://${host}` : undefined);
+    if (!base) return payloads;
+    const expiresAt = new Date(Date.now() + LINK_TTL_MS);
+    return payloads.map((payload) => {
+      if (Buffer.from(payload.metadata?.encoding ?? []).toString() !== 'json/plain') return payload;
+      const text = Buffer.from(payload.data ?? []).toString();
+      if (!text.includes('](blobs/sha256:')) return payload;
+      const linked = text.replace(BLOB_LINK, (_link, key: string, name: string, type: string) => {
+        const blob = { key, name: percentDecoded(name), mediaType: percentDecoded(type) };
+        const path = token
+          ? signedBlobPath(token, blob, expiresAt)
+          : `/blobs/${key}?${new URLSearchParams({ name: blob.name, type: blob.mediaType }).toString()}`;
+        return `](${base}${path})`;
+      });
+      return { ...payload, data: Buffer.from(linked) };
+    });
+  };
+
+  const routes: Record<
+    string,
+    (payloads: Payload[], query: URLSearchParams, namespace: string, req: IncomingMessage) => Promise<Payload[]>
+  > = {
+    async decode(payloads, query, _namespace, req) {
+      const preserve = query.get('preserveStorageRefs')?.toLowerCase() === 'true';
+      const budget = { left: maxPayloadBytes };
+      const resolved = await Promise.all(
+        payloads.map(async (p) => (!preserve && isStorageReference(p) ? ((await retrieve(p, budget)) ?? p) : p)),
+      );
+      return linkFiles(await decodeNonReferences(resolved, decodeAll), req);
+    },
+    async download(payloads) {
+      if (!payloads.every(isStorageReference)) throw new HttpError(400, 'All payloads must be storage references.');
+      const budget = { left: maxPayloadBytes };
+      const retrieved: Payload[] = [];
+      for (const payload of payloads) {
+        const got = await retrieve(payload, budget);
+        if (!got)
+          throw new HttpError(
+            413,
+            `The payloads add up to more than ${maxPayloadBytes} bytes; download fewer at once.`,
+          );
+        retrieved.push(got);
+      }
+      return decodeAll(retrieved);
+    },
+    async encode(payloads, _query, namespace) {
+      const encoded = await encodeAll(payloads);
+      return Promise.all(
+        encoded.map(async (payload) => {
+          const bytes = PayloadProto.encode(payload).finish();
+          if (bytes.length < threshold) return payload;
+          // The workflow this input is for is not known here: retention keeps it for the untracked TTL.
+          const blob = await options.store.put(bytes, { reference: { namespace } });
+          return storageReferencePayload(BLOB_DRIVER_NAME, blob.key, bytes.length);
+        }),
+      );
+    },
+  };
 
   const authorized = (req: IncomingMessage, pathToken: string | undefined, url: URL): boolean => {
     if (token === undefined) return true;
@@ -242,7 +279,7 @@ export function codecHandler(options: CodecServerOptions): (req: IncomingMessage
         throw new HttpError(400, 'The body is not {"payloads":[…]} in protobuf JSON.');
       }
       const namespace = String(req.headers['x-namespace'] ?? '').slice(0, 256);
-      const out = await routes[route]!(parsed.payloads.map(fromWire), url.searchParams, namespace);
+      const out = await routes[route]!(parsed.payloads.map(fromWire), url.searchParams, namespace, req);
       res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ payloads: out.map(toWire) }));
     })().catch((err: unknown) => {
       const [status, message] =
@@ -363,6 +400,14 @@ async function readBody(req: IncomingMessage, max: number): Promise<string> {
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+function percentDecoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 function same(a: string | undefined, b: string): boolean {

@@ -137,6 +137,7 @@ const CodecEnvSchema = z.object({
   A2A_CODEC_CORS_ORIGINS: z.string().default('http://127.0.0.1:8233,http://localhost:8233'),
   A2A_CODEC_MAX_BODY_BYTES: positiveInt.default(8 * 1024 * 1024),
   A2A_CODEC_ALLOW_UNAUTHENTICATED: envBool.default(false),
+  A2A_CODEC_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
 });
 
 /**
@@ -149,6 +150,7 @@ const CodecEnvSchema = z.object({
  * | `A2A_CODEC_CORS_ORIGINS` | the Web UIs' origins, comma-separated | the embedded UI's (`:8233`) |
  * | `A2A_CODEC_MAX_BODY_BYTES` | the largest request | 8 MiB |
  * | `A2A_CODEC_ALLOW_UNAUTHENTICATED` | no token beyond loopback (behind a proxy that authenticates) | `false` |
+ * | `A2A_CODEC_PUBLIC_URL` | where browsers reach it, for the file links in decoded markdown | `http://` + the request's Host |
  * See [docs/files.md](../docs/files.md#the-codec-server).
  */
 export interface CodecServerSettings {
@@ -164,6 +166,7 @@ export interface CodecServerSettings {
   maxBodyBytes: number;
   /** No token beyond loopback, behind a proxy that authenticates (`A2A_CODEC_ALLOW_UNAUTHENTICATED`). */
   allowUnauthenticated: boolean;
+  publicUrl?: string;
 }
 
 /** @throws Error with a sentence naming the variable when the environment is invalid. */
@@ -178,6 +181,7 @@ export function loadCodecServerSettings(env: NodeJS.ProcessEnv = process.env): C
       .filter(Boolean),
     maxBodyBytes: e.A2A_CODEC_MAX_BODY_BYTES,
     allowUnauthenticated: e.A2A_CODEC_ALLOW_UNAUTHENTICATED,
+    ...(e.A2A_CODEC_PUBLIC_URL ? { publicUrl: e.A2A_CODEC_PUBLIC_URL } : {}),
   };
 }
 

@@ -49,6 +49,7 @@ export function registerCodecServerCommand(program: Command): void {
           maxBodyBytes: settings.maxBodyBytes,
           maxPayloadBytes: blobs.maxPayloadBytes,
           thresholdBytes: blobs.thresholdBytes,
+          ...(settings.publicUrl ? { publicUrl: settings.publicUrl } : {}),
         },
         {
           host: opts.host ?? settings.host,

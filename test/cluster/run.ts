@@ -8,7 +8,11 @@
  * 3. the server from deploy/temporal-server.yaml (the compose stack's config) on free ports, under
  *    a supervisor that restarts it when it dies; the UI server next to it;
  * 4. `a2a-temporal setup`: the namespace and the search attributes, by the project's own command;
- * 5. the integration suite against it (one switch: A2A_TEST_TEMPORAL_ADDRESS), then the cluster
+ * 5. an S3-compatible server, versitygw (test/helpers/s3-server.ts: built once from the Go module
+ *    proxy, cached in `.cache/go-bin/`), whose settings (A2A_BLOB_STORE=s3, A2A_S3_*, AWS_*)
+ *    every test process gets: every worker and CLI that reads the environment stores blobs there,
+ *    and the storage tests use it (test/helpers/test-blob-store.ts);
+ * 6. the integration suite against it (one switch: A2A_TEST_TEMPORAL_ADDRESS), then the cluster
  *    durability test (test/cluster/durability.test.ts), which kills workers, the server and PostgreSQL.
  *
  * Prints the time of each step. `--only integration|cluster` runs one of the two test steps, and
@@ -33,6 +37,7 @@ import type { ClusterState } from './harness/cluster-state.js';
 import { findPostgres, startPostgres, stopPostgres, type PostgresInfo } from './harness/postgres.js';
 import { runSetup } from './harness/setup.js';
 import { createSchemas, serverEnv, startSupervisedServer, startUiServer } from './harness/temporal-server.js';
+import { startS3Server, VERSITYGW_VERSION } from '../helpers/s3-server.js';
 
 const NAMESPACE = 'default';
 /** `--only integration` or `--only cluster` runs one of the two test steps (for working on one). */
@@ -146,6 +151,13 @@ try {
     (out) => out,
   );
 
+  const s3 = await step(
+    `s3 server (versitygw ${VERSITYGW_VERSION})`,
+    () => startS3Server({ bucket: 'a2a-cluster' }),
+    (s) => `${s.endpoint}, bucket ${s.bucket}`,
+  );
+  cleanups.push(() => s3.stop());
+
   const state: ClusterState = {
     address: server.address,
     namespace: NAMESPACE,
@@ -160,6 +172,7 @@ try {
     A2A_TEST_TEMPORAL_ADDRESS: server.address,
     ...(uiServer ? { A2A_TEMPORAL_UI_URL: uiServer.url } : {}),
     A2A_TEST_CLUSTER: stateFile,
+    ...s3.env,
   };
   const suite = only === 'cluster' ? 0 : await step('integration suite', () => vitest('integration', env), exitNote);
   const durability =

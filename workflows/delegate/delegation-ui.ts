@@ -10,6 +10,8 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
+import type { Artifact } from '../../a2a/index.js';
+import { artifactRefOf, fileLink, fileSummaryOf, sizeText } from '../../contract/artifact-ref.js';
 import type { DelegationNotice, DelegationStatus, ResumeState } from '../../contract/delegation-types.js';
 import { delegationChangedSignal } from '../../contract/messages.js';
 import { problemLine } from '../../contract/problem-line.js';
@@ -18,6 +20,10 @@ import { markdownCode, markdownInline, markdownLines } from '../markdown-text.js
 import type { Carry } from './carry.js';
 
 const FINAL_PHASES = new Set(['completed', 'failed', 'canceled']);
+/** The most characters of an artifact's text the details quote; the rest is in the result. */
+const TEXT_SHOWN = 1500;
+/** The most artifacts the details show. */
+const ARTIFACTS_SHOWN = 20;
 
 /**
  * Publishes `status`: search attributes (upserted only when they changed: each upsert is a
@@ -109,5 +115,35 @@ export function delegationDetails(status: DelegationStatus, workflowId: string):
     );
   }
   if (status.error) lines.push('', `**Failed:** ${markdownInline(status.error)}`);
+  if (status.artifacts.length) {
+    const more = status.artifacts.length - ARTIFACTS_SHOWN;
+    lines.push('', '### Artifacts', '', ...status.artifacts.slice(0, ARTIFACTS_SHOWN).flatMap(artifactLines));
+    if (more > 0) lines.push(`… and ${more} more: \`a2a-temporal artifacts ${workflowId}\``);
+  }
   return lines.join('\n');
+}
+
+/**
+ * One artifact in the details: its text quoted (the first {@link TEXT_SHOWN} characters), each
+ * stored file as a link to the codec server's download (see {@link fileLink}), a file still
+ * arriving by its size so far. Agent text escaped; only references we wrote become links.
+ */
+function artifactLines(artifact: Artifact): string[] {
+  const lines = [`**${markdownInline(artifact.name ?? artifact.artifactId)}**`, ''];
+  const text = artifact.parts.map((p) => (artifactRefOf(p) ? '' : ((p as { text?: string }).text ?? ''))).join('');
+  if (text.trim()) {
+    const shown = text.length > TEXT_SHOWN ? `${text.slice(0, TEXT_SHOWN)}…` : text;
+    lines.push(...markdownLines(shown).map((l) => `> ${l}`), '');
+  }
+  for (const part of artifact.parts) {
+    const ref = artifactRefOf(part);
+    const file = fileSummaryOf(part);
+    if (ref)
+      lines.push(
+        `- [${markdownInline(ref.name)}](${fileLink(ref)}) · ${markdownInline(ref.mediaType)} · ${sizeText(ref.size)}`,
+      );
+    else if (file)
+      lines.push(`- ${markdownInline(file.name)} · ${markdownInline(file.mediaType)} · ${sizeText(file.size)} so far`);
+  }
+  return lines.at(-1) === '' ? lines : [...lines, ''];
 }

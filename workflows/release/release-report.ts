@@ -3,7 +3,7 @@
  * suggestion (from the agent's sorted follow-up), per check its outcome. Pure: no Temporal.
  */
 import type { Artifact, Part } from '../../a2a/index.js';
-import { artifactRefOf, sizeText } from '../../contract/artifact-ref.js';
+import { artifactRefOf, fileLink, sizeText } from '../../contract/artifact-ref.js';
 import type { DelegateResult } from '../../contract/delegation-types.js';
 import type { CheckOutcome, Finding, ReleaseInput, ReleaseReport, ReportFile } from '../../contract/release-types.js';
 import { markdownInline as md } from '../markdown-text.js';
@@ -63,14 +63,6 @@ function filesOf(d: DelegationOutcome): ReportFile[] {
       return ref ? [{ label: d.label, workflowId: d.workflowId, ref }] : [];
     }),
   );
-}
-
-/**
- * A file's link: the codec server's download path (`a2a-temporal codec-server`; relative, so it
- * resolves against wherever that server is published), named and typed for the download.
- */
-export function fileLink(ref: ReportFile['ref']): string {
-  return `blobs/${ref.key}?name=${encodeURIComponent(ref.name)}&type=${encodeURIComponent(ref.mediaType)}`;
 }
 
 function sortByRisk(findings: Finding[]): Finding[] {

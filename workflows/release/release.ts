@@ -11,11 +11,14 @@ import {
   condition,
   getExternalWorkflowHandle,
   isCancellation,
+  log,
+  proxyActivities,
   setHandler,
   workflowInfo,
   type ChildWorkflowHandle,
 } from '@temporalio/workflow';
 import type { Part, TaskState } from '../../a2a/index.js';
+import type { ReleaseActivities } from '../../activities/index.js';
 import type { delegate } from '../delegate/delegate.js';
 import { startDelegation } from '../delegate/child.js';
 import type { DelegateInput, DelegateResult } from '../../contract/delegation-types.js';
@@ -41,6 +44,27 @@ import type {
 } from '../../contract/release-types.js';
 import { handleAnswers } from '../answer-handlers.js';
 import { ReleasePublisher } from './release-ui.js';
+
+/**
+ * The report links its delegations' files, and the release outlives them: it records itself as
+ * a holder of each file (retention keeps a blob while any holder is open or within retention).
+ * A store that stays unreachable for ten minutes does not fail the release: it logs why, and the
+ * files are then kept only as long as the delegations.
+ */
+async function holdLinkedFiles(keys: string[]): Promise<void> {
+  if (!keys.length) return;
+  const { 'a2a.holdFiles': holdFiles } = proxyActivities<ReleaseActivities>({
+    startToCloseTimeout: '1 minute',
+    scheduleToCloseTimeout: '10 minutes',
+    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+  });
+  try {
+    await holdFiles({ keys });
+  } catch (err) {
+    if (isCancellation(err)) throw err;
+    log.warn('the release could not record itself as a holder of its files', { error: String(err) });
+  }
+}
 
 /** The text of the follow-up that turns the analysis into a sorted list of fix suggestions. */
 export const SORT_REQUEST = 'Sort the fix suggestions by risk, highest first.';
@@ -114,7 +138,9 @@ export async function release(input: ReleaseInput): Promise<ReleaseResult> {
       sorted = await follow(child, spec);
     }
     const checks = await Promise.all(outcomes.slice(1));
-    state.reported(buildReleaseReport(input, analysis, sorted, checks));
+    const report = buildReleaseReport(input, analysis, sorted, checks);
+    state.reported(report);
+    await holdLinkedFiles(report.files.map((f) => f.ref.key));
 
     if (!analysis.result) {
       return await finish(

@@ -304,7 +304,9 @@ export async function cliOutput(
 }
 
 /** Headings our own details write; anything else would be an agent's. */
-const OUR_HEADINGS = new Set(['The agent needs input', 'The agent needs authorization']);
+const OUR_HEADINGS = new Set(['The agent needs input', 'The agent needs authorization', 'Artifacts']);
+/** A stored file's link, as the workflow writes it for a reference it wrote (contract/artifact-ref.ts fileLink). */
+const OUR_FILE_LINK = /^blobs\/sha256:[0-9a-f]{64}\?name=[\w.~%-]*&type=[\w.~%-]*$/;
 
 /** Links, images, HTML and headings in `markdown` that the workflow did not write itself. */
 export function foreignMarkup(markdown: string): string[] {
@@ -313,6 +315,7 @@ export function foreignMarkup(markdown: string): string[] {
   for (let step = walker.next(); step; step = walker.next()) {
     const node = step.node;
     if (!step.entering) continue;
+    if (node.type === 'link' && OUR_FILE_LINK.test(node.destination ?? '')) continue;
     if (['link', 'image', 'html_inline', 'html_block'].includes(node.type))
       found.push(`${node.type} ${node.destination ?? node.literal ?? ''}`);
     if (node.type === 'heading' && !OUR_HEADINGS.has(node.firstChild?.literal ?? ''))

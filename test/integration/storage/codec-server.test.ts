@@ -11,14 +11,14 @@ import type { Payload } from '@temporalio/common';
 import proto from '@temporalio/proto';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FsBlobStore } from '../../../storage/fs-blob-store.js';
 import { signedBlobPath, startCodecServer, type RunningCodecServer } from '../../../storage/codec-server.js';
 import { AesGcmCodec, encryptedStack } from '../../helpers/encryption-codec.js';
+import { testBlobStore } from '../../helpers/test-blob-store.js';
 import { uniqueTaskQueue, useTemporal } from '../../helpers/temporal.js';
 
 const temporalTest = useTemporal();
 const root = mkdtempSync(join(tmpdir(), 'a2a-codec-'));
-const store = new FsBlobStore({ dir: join(root, 'blobs') });
+const { store } = testBlobStore(join(root, 'blobs'));
 const codec = new AesGcmCodec('codec server test');
 const TOKEN = 'codec-test-token-0123456789';
 const UI_ORIGIN = 'http://127.0.0.1:8233';
@@ -74,6 +74,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await codecServer?.close();
+  await store.close();
   rmSync(root, { recursive: true, force: true });
 });
 

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import proto from '@temporalio/proto';
-import { FsBlobStore } from '../../../storage/fs-blob-store.js';
 import { readBlob } from '../../../storage/blob-store.js';
+import { testBlobStore } from '../../helpers/test-blob-store.js';
 import { BLOB_DRIVER_NAME } from '../../../storage/temporal-storage.js';
 import { AesGcmCodec, encryptedStack } from '../../helpers/encryption-codec.js';
 import { uniqueTaskQueue, useTemporal } from '../../helpers/temporal.js';
@@ -27,7 +27,7 @@ function metadata(payload: { metadata?: Record<string, Uint8Array> | null } | nu
 
 describe('External Storage on the blob store', () => {
   it('keeps claims in history and encrypted payloads in the store, and round-trips through a client with both', async () => {
-    const store = new FsBlobStore({ dir: join(root, 'blobs') });
+    const { store } = testBlobStore(join(root, 'blobs'));
     const codec = new AesGcmCodec('the user’s passphrase');
     const taskQueue = uniqueTaskQueue('extstore');
     const { base, client, worker } = await encryptedStack(temporalTest, store, codec, taskQueue);

@@ -8,10 +8,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FsBlobStore } from '../../../storage/fs-blob-store.js';
+import type { BlobStore } from '../../../storage/blob-store.js';
 import { collectGarbage, temporalLiveness } from '../../../storage/retention.js';
 import { AesGcmCodec, encryptedStack } from '../../helpers/encryption-codec.js';
 import { runCliProcess } from '../../helpers/cli-process.js';
+import { testBlobStore } from '../../helpers/test-blob-store.js';
 import { uniqueTaskQueue, useTemporal } from '../../helpers/temporal.js';
 
 const temporalTest = useTemporal();
@@ -19,7 +20,7 @@ const root = mkdtempSync(join(tmpdir(), 'a2a-retention-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 const DAY = 24 * 3_600_000;
 
-async function keys(store: FsBlobStore): Promise<string[]> {
+async function keys(store: BlobStore): Promise<string[]> {
   const out: string[] = [];
   for await (const blob of store.list()) out.push(blob.key);
   return out.sort();
@@ -27,7 +28,7 @@ async function keys(store: FsBlobStore): Promise<string[]> {
 
 describe('blob retention', () => {
   it('keeps blobs of open and retained workflows, removes those of workflows that are gone and unreferenced ones', async () => {
-    const store = new FsBlobStore({ dir: join(root, 'lib') });
+    const { store } = testBlobStore(join(root, 'lib'));
     const taskQueue = uniqueTaskQueue('retention');
     const { base, client, worker } = await encryptedStack(temporalTest, store, new AesGcmCodec('k'), taskQueue);
     const big = (tag: string) => `${tag} ${'z'.repeat(300_000)}`;
@@ -82,8 +83,7 @@ describe('blob retention', () => {
   });
 
   it('runs as `a2a-temporal blobs gc` with the store of the environment', async () => {
-    const dir = join(root, 'cli');
-    const store = new FsBlobStore({ dir });
+    const { store, env } = testBlobStore(join(root, 'cli'));
     const dead = await store.put(Buffer.from('dead'), {
       reference: { namespace: 'default', workflowId: `never-${Date.now()}` },
     });
@@ -95,10 +95,7 @@ describe('blob retention', () => {
       args: ['small'],
     });
     const kept = await store.put(Buffer.from('kept'), { reference: { namespace: 'default', workflowId: alive } });
-    const run = await runCliProcess(['blobs', 'gc', '--grace', '1ms', '--json'], {
-      A2A_BLOB_STORE: 'fs',
-      A2A_BLOB_DIR: dir,
-    });
+    const run = await runCliProcess(['blobs', 'gc', '--grace', '1ms', '--json'], env);
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ blobs: 2, removed: [dead.key], deadReferences: 1 });
     expect(await keys(store)).toEqual([kept.key]);

@@ -14,7 +14,7 @@
  * (`A2A_TEST_FILE_MB` sizes it).
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,11 +22,11 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trackingProgress } from '../../../client/tracking-progress.js';
 import { artifactRefOf, type DelegateResult } from '../../../contract/index.js';
-import { FsBlobStore } from '../../../storage/fs-blob-store.js';
 import { readArtifact } from '../../../storage/read-artifact.js';
 import { startHostileAgent, type AgentControl, type HostileAgent, type WireTask } from '../../hostile/hostile-agent.js';
 import { startDelegate } from '../../helpers/delegations.js';
 import { uniqueTaskQueue, useTemporal } from '../../helpers/temporal.js';
+import { testBlobStore } from '../../helpers/test-blob-store.js';
 import { waitFor } from '../../helpers/wait.js';
 import { spawnWorkerProcess, type WorkerProcess } from '../../helpers/worker-process.js';
 import { SECRET, startReceiver } from '../push/support.js';
@@ -53,8 +53,8 @@ const chunkPart = (i: number) => ({
 });
 
 const root = mkdtempSync(join(tmpdir(), 'a2a-streamed-'));
-const blobDir = join(root, 'blobs');
-const store = new FsBlobStore({ dir: blobDir });
+/** A folder in `npm test`, the cluster's S3 server in `npm run test:cluster`. */
+const { store, env: storeEnv, sessionBytes } = testBlobStore(join(root, 'blobs'));
 let agent: HostileAgent;
 
 type Mode = 'stream' | 'poll' | 'push';
@@ -185,6 +185,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const mode of ['stream', 'poll', 'push'] as const) release[mode]();
   await agent?.close();
+  await store.close();
   rmSync(root, { recursive: true, force: true });
 });
 
@@ -218,13 +219,17 @@ async function expectStoredFile(handle: WorkflowHandle, result: DelegateResult):
   const hash = createHash('sha256');
   for await (const chunk of await readArtifact(ref, { store })) hash.update(chunk as Buffer);
   expect(hash.digest('hex')).toBe(fileSha);
-  const copies = readdirSync(join(blobDir, 'sha256', fileSha.slice(0, 2))).filter((name) => name === fileSha);
+  let blobs = 0;
+  const copies: string[] = [];
+  for await (const blob of store.list()) {
+    blobs++;
+    if (blob.key === ref.key) copies.push(blob.key);
+  }
   expect(copies).toHaveLength(1);
   const sizes = await historyPayloadSizes(handle);
   expect(sizes.length).toBeGreaterThan(0);
   expect(Math.max(...sizes)).toBeLessThan(HISTORY_PAYLOAD_MAX);
-  const blobs = readdirSync(join(blobDir, 'sha256')).flatMap((dir) => readdirSync(join(blobDir, 'sha256', dir)));
-  return `history ${sizes.length} payloads, largest ${Math.max(...sizes)} B, ${sizes.reduce((a, b) => a + b, 0)} B in all; ${blobs.length} blobs in the store`;
+  return `history ${sizes.length} payloads, largest ${Math.max(...sizes)} B, ${sizes.reduce((a, b) => a + b, 0)} B in all; ${blobs} blobs in the store`;
 }
 
 /** A worker process's resident memory now and its peak (bytes), from /proc. */
@@ -260,7 +265,7 @@ async function killedMidFile(
   const client = await temporal.client();
   const taskQueue = uniqueTaskQueue(`file-${mode}`);
   const agents = { agents: { files: { url: agent.baseUrl } } };
-  const workerEnv = { A2A_BLOB_STORE: 'fs', A2A_BLOB_DIR: blobDir, ...env };
+  const workerEnv = { ...storeEnv, ...env };
   const doomed = await spawnWorkerProcess(taskQueue, agents, workerEnv);
   const started = Date.now();
   const handle = await startDelegate(client, taskQueue, { agent: 'files', text: mode, mode });
@@ -287,24 +292,17 @@ async function killedMidFile(
   }
 }
 
-/** Half the file is in the store, and the heartbeat names the task and its file's size. */
+/**
+ * Half the file is in the store, and the heartbeat names the task and its file's size. (S3 holds
+ * a session's bytes once a part, 8 MiB, is full: there the heartbeat is what says so.)
+ */
 async function halfStored(handle: WorkflowHandle): Promise<void> {
   await waitFor(
     async () =>
-      sessionBytes() >= HALF * CHUNK &&
+      (sessionBytes?.() ?? HALF * CHUNK) >= HALF * CHUNK &&
       (await trackingProgress(handle))?.artifacts[0]?.files?.[0]?.size === HALF * CHUNK,
     { what: 'half the file in the store', timeoutMs: 60_000 },
   );
-}
-
-/** Bytes held by unfinished append sessions of the store. */
-function sessionBytes(): number {
-  const dir = join(blobDir, 'sessions');
-  let total = 0;
-  for (const name of readdirSync(dir, { withFileTypes: true })) {
-    if (name.isFile() && name.name.endsWith('.part')) total += statSync(join(dir, name.name)).size;
-  }
-  return total;
 }
 
 describe('files streamed to the blob store as they arrive', () => {

@@ -143,6 +143,44 @@ describe('the Temporal UI details', () => {
     expect(shownText(new Parser().parse(markdown))).toContain(`Failed: ${hostile}`);
   });
 
+  it("of a finished delegation quote an artifact's text and link only the files we stored, whatever their names", () => {
+    const sha256 = 'a'.repeat(64);
+    const name = 'x) [evil](https://evil.example) ](blobs/y';
+    const status: DelegationStatus = {
+      kind: 'delegation',
+      agent: 'changelog',
+      phase: 'completed',
+      contextId: 'ctx',
+      rounds: 0,
+      artifacts: [
+        { artifactId: 'a1', name: '[n](https://evil.example)', parts: [{ text: question }] },
+        {
+          artifactId: 'a2',
+          parts: [
+            {
+              text: '',
+              filename: name,
+              metadata: {
+                'a2aTemporal.artifactRef': { name, mediaType: 'text/x)', size: 3, sha256, key: `sha256:${sha256}` },
+              },
+            },
+            { text: '', metadata: { 'a2aTemporal.artifactRef': { name: 'forged', key: 'sha256:bad' } } },
+          ],
+        },
+      ] as DelegationStatus['artifacts'],
+    };
+    const markdown = delegationDetails(status, 'wf-1');
+    const links: string[] = [];
+    const walker = new Parser().parse(markdown).walker();
+    for (let e = walker.next(); e; e = walker.next())
+      if (e.entering && e.node.type === 'link') links.push(e.node.destination!);
+    expect(links).toEqual([
+      `blobs/sha256:${sha256}?name=${encodeURIComponent(name).replace(/[()]/g, (c) => (c === '(' ? '%28' : '%29'))}&type=text%2Fx%29`,
+    ]);
+    expect(shownText(new Parser().parse(markdown))).toContain(unindented(question));
+    expect(nodeTypes(markdown).filter((t) => ['image', 'html_inline', 'html_block'].includes(t))).toEqual([]);
+  });
+
   it('of a release show questions, findings and reasons without any markup of the agents', () => {
     const status: ReleaseStatus = {
       kind: 'release',

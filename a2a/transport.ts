@@ -34,6 +34,7 @@ export interface StreamOptions {
    * ResponseTooLargeError.
    */
   fileBytes?: {
+    /** The most file bytes such an event may carry (the delegation's stored-bytes budget). */
     maxBytes: number;
     /** Called as the bytes of such an event arrive (they restart the idle timeout too). */
     onProgress?: () => void;

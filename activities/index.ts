@@ -63,13 +63,13 @@ export interface ArtifactStoreOptions {
   maxArtifactBytes?: number;
 }
 
-/** The activity functions by type name, as workflows see them through `proxyActivities`. See [docs/guide.md](../docs/guide.md#delegation-inside-your-own-workflows). */
 /** The release's own activities (beside the delegations' it starts as children). */
 export interface ReleaseActivities {
   /** Records the release as a holder of the stored files its report links, so retention keeps them as long as the release. */
   'a2a.holdFiles': (input: HoldFilesInput) => Promise<number>;
 }
 
+/** The activity functions by type name, as workflows see them through `proxyActivities`. See [docs/guide.md](../docs/guide.md#delegation-inside-your-own-workflows). */
 export interface DelegationActivities {
   /** Fetches and checks the agent card and chooses the interface and the mode. */
   'a2a.resolveAgent': (input: ResolveAgentInput) => Promise<ResolvedAgent>;

@@ -166,6 +166,7 @@ export interface CodecServerSettings {
   maxBodyBytes: number;
   /** No token beyond loopback, behind a proxy that authenticates (`A2A_CODEC_ALLOW_UNAUTHENTICATED`). */
   allowUnauthenticated: boolean;
+  /** The address the Web UI reaches it at, for the file links it writes (`A2A_CODEC_PUBLIC_URL`); default: the request's host. */
   publicUrl?: string;
 }
 

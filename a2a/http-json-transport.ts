@@ -15,7 +15,8 @@ import { parseAgentCard } from './agent-card.js';
 import { errorFromHttpResponse, errorFromJsonRpcError, errorFromRpcStatus, type ErrorScope } from './error-mapping.js';
 import { UnknownAgentError, type A2AError } from './errors.js';
 import { streamResponses, type DecodedEvent, type StreamDecoder } from './event-stream.js';
-import { displayUrl, type HttpRequest } from './http.js';
+import { displayUrl, type HttpRequest, type HttpResponse } from './http.js';
+import { spilledTask, taskBodyReader } from './task-body.js';
 import type { BindingOptions } from './binding-options.js';
 import type { AgentCard } from './schemas/agent-card.js';
 import {
@@ -155,12 +156,42 @@ export class RestConnection {
     init: { body?: unknown; query?: Query } = {},
     callOptions: CallOptions = {},
   ): Promise<unknown> {
-    const res = await this.options.http.unary(
-      this.request(method, path, operation, init.body, init.query, callOptions.signal),
-      callOptions.timeoutMs ?? this.options.timeoutMs,
-    );
+    return this.heldBody(await this.exchange(method, path, operation, init, callOptions), operation);
+  }
+
+  /** A unary call answered with a task, read as it arrives when `callOptions.fileBytes` says so (see task-body.ts). */
+  async callForTask(
+    method: HttpRequest['method'],
+    path: string,
+    operation: string,
+    init: { body?: unknown; query?: Query },
+    callOptions: CallOptions,
+    decode: (json: unknown) => Task,
+  ): Promise<Task> {
+    const fileBytes = callOptions.fileBytes;
+    const streamedBody = fileBytes && taskBodyReader(fileBytes, this.parseContext(operation, 'response body'));
+    const res = await this.exchange(method, path, operation, init, callOptions, streamedBody);
+    if (res.streamed === undefined || !fileBytes) return decode(this.heldBody(res, operation));
+    return spilledTask(res.streamed, fileBytes, decode);
+  }
+
+  private async exchange(
+    method: HttpRequest['method'],
+    path: string,
+    operation: string,
+    init: { body?: unknown; query?: Query },
+    callOptions: CallOptions,
+    streamedBody?: HttpRequest['streamedBody'],
+  ): Promise<HttpResponse> {
+    const req = this.request(method, path, operation, init.body, init.query, callOptions.signal);
+    if (streamedBody) req.streamedBody = streamedBody;
+    const res = await this.options.http.unary(req, callOptions.timeoutMs ?? this.options.timeoutMs);
     if (res.status < 200 || res.status >= 300)
       throw errorFromHttpResponse(res.status, res.headers, res.text, res.scope);
+    return res;
+  }
+
+  private heldBody(res: HttpResponse, operation: string): unknown {
     if (res.status === 204 || res.text.trim() === '') return undefined;
     return parseJsonText(res.text, this.parseContext(operation, 'response body'));
   }
@@ -299,14 +330,14 @@ export class HttpJsonTransport implements Transport {
   }
 
   async getTask(req: GetTaskParams, options?: CallOptions): Promise<Task> {
-    const body = await this.rest.call(
+    return this.rest.callForTask(
       'GET',
       `/tasks/${pathSegment(req.id)}`,
       'GetTask',
       { query: { historyLength: req.historyLength } },
-      options,
+      options ?? {},
+      (body) => this.dialect.task(body, this.rest.parseContext('GetTask', 'Task')),
     );
-    return this.dialect.task(body, this.rest.parseContext('GetTask', 'Task'));
   }
 
   async listTasks(req: ListTasksRequest, options?: CallOptions): Promise<ListTasksResponse> {

@@ -28,6 +28,7 @@ import {
 import { errorFromNetwork, headerValue, type ErrorScope } from './error-mapping.js';
 import { where } from './error-text.js';
 import { isEventStream } from './event-stream.js';
+import type { OversizedEventSink } from './sse.js';
 import { resolveLimits, type A2ALimits } from './limits.js';
 
 import { displayUrl } from './display-url.js';
@@ -82,12 +83,20 @@ export interface HttpRequest {
   signal?: AbortSignal | undefined;
   /** The cap on the response body. @default 'maxBodyBytes' */
   bodyLimit?: 'maxBodyBytes' | 'maxCardBytes';
+  /**
+   * A 2xx body of at least `fromBytes` (announced, or once that much arrived) goes to the sink
+   * `reader` makes, as it arrives, instead of being held: the sink bounds it (its own cap
+   * replaces `bodyLimit`), and what its end returns is the response's `streamed`.
+   */
+  streamedBody?: { fromBytes: number; reader: () => OversizedEventSink };
 }
 
 export interface HttpResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
+  /** What the `streamedBody` sink made of a body read as it arrived (`text` is then empty). */
+  streamed?: unknown;
   /** The credential values used for this request, for scrubbing error text. */
   scope: ErrorScope;
 }
@@ -145,6 +154,42 @@ async function readText(
   }
   parts.push(decoder.decode());
   return parts.join('');
+}
+
+/**
+ * The body given to `sink` as it arrives, from the chunk that makes it `fromBytes` long (or at
+ * once when `Content-Length` announces that much): held chunks go first. A smaller body is
+ * returned as text, as {@link readText} does. The sink's failure aborts the request.
+ */
+async function readStreamed(
+  res: Dispatcher.ResponseData,
+  body: NonNullable<HttpRequest['streamedBody']>,
+  guard: AbortGuard,
+): Promise<{ text: string } | { streamed: unknown }> {
+  let sink: OversizedEventSink | undefined =
+    Number(headerValue(res.headers, 'content-length')) >= body.fromBytes ? body.reader() : undefined;
+  const held: Uint8Array[] = [];
+  let total = 0;
+  try {
+    for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
+      if (sink) {
+        sink.push(chunk);
+        continue;
+      }
+      held.push(chunk);
+      total += chunk.byteLength;
+      if (total < body.fromBytes) continue;
+      sink = body.reader();
+      for (const piece of held.splice(0)) sink.push(piece);
+    }
+    if (!sink) return { text: new TextDecoder().decode(Buffer.concat(held)) };
+    return { streamed: sink.end() };
+  } catch (error) {
+    sink?.dispose();
+    res.body.on('error', () => {});
+    guard.abortWith('closed');
+    throw error;
+  }
 }
 
 class AbortReason extends Error {
@@ -236,12 +281,17 @@ export class HttpClient {
           { ...req.context, path: '' },
         );
       }
-      const text = await readText(res, this.limits[limit], guard, tooLarge);
+      const ok = res.statusCode >= 200 && res.statusCode < 300;
+      const body =
+        req.streamedBody && ok
+          ? await readStreamed(res, req.streamedBody, guard)
+          : { text: await readText(res, this.limits[limit], guard, tooLarge) };
       observed?.end({ status: res.statusCode });
       return {
         status: res.statusCode,
         headers: res.headers,
-        text,
+        text: 'text' in body ? body.text : '',
+        ...('streamed' in body ? { streamed: body.streamed } : {}),
         scope: this.scope(req, prepared.secrets),
       };
     } catch (error) {

@@ -12,7 +12,8 @@ import { errorFromHttpResponse, errorFromJsonRpcError, errorFromRpcStatus } from
 import { quote, where } from './error-text.js';
 import { InvalidResponseError, UnknownAgentError, type A2AError } from './errors.js';
 import { streamResponses, type DecodedEvent, type StreamDecoder } from './event-stream.js';
-import { displayUrl } from './http.js';
+import { displayUrl, type HttpRequest, type HttpResponse } from './http.js';
+import { spilledTask, taskBodyReader } from './task-body.js';
 import type { AgentCard } from './schemas/agent-card.js';
 import {
   SendMessageResponseSchema,
@@ -75,6 +76,36 @@ export class JsonRpcConnection {
 
   /** Calls `method` and returns its `result`, or throws the A2AError its `error` names. */
   async call(method: string, params: unknown, operation: string, callOptions: CallOptions = {}): Promise<unknown> {
+    const res = await this.exchange(method, params, operation, callOptions);
+    const json = parseJsonText(res.text, this.parseContext(operation, 'JSON-RPC response'));
+    return this.result(json, operation, res.scope);
+  }
+
+  /** Calls a method whose `result` is a task, read as it arrives when `callOptions.fileBytes` says so (see task-body.ts). */
+  async callForTask(
+    method: string,
+    params: unknown,
+    operation: string,
+    callOptions: CallOptions,
+    decode: (result: unknown) => Task,
+  ): Promise<Task> {
+    const fileBytes = callOptions.fileBytes;
+    if (!fileBytes) return decode(await this.call(method, params, operation, callOptions));
+    const ctx = this.parseContext(operation, 'JSON-RPC response');
+    const res = await this.exchange(method, params, operation, callOptions, taskBodyReader(fileBytes, ctx));
+    const resultOf = (json: unknown) => decode(this.result(json, operation, res.scope));
+    if (res.streamed === undefined) return resultOf(parseJsonText(res.text, ctx));
+    return spilledTask(res.streamed, fileBytes, resultOf);
+  }
+
+  /** One request; a status other than 2xx is thrown as its A2AError. */
+  private async exchange(
+    method: string,
+    params: unknown,
+    operation: string,
+    callOptions: CallOptions,
+    streamedBody?: HttpRequest['streamedBody'],
+  ): Promise<HttpResponse> {
     const context = { operation, agentUrl: this.agentUrl };
     const res = await this.options.http.unary(
       {
@@ -84,13 +115,13 @@ export class JsonRpcConnection {
         body: this.envelope(method, params),
         context,
         signal: callOptions.signal,
+        ...(streamedBody ? { streamedBody } : {}),
       },
       callOptions.timeoutMs ?? this.options.timeoutMs,
     );
     if (res.status < 200 || res.status >= 300)
       throw errorFromHttpResponse(res.status, res.headers, res.text, res.scope);
-    const json = parseJsonText(res.text, this.parseContext(operation, 'JSON-RPC response'));
-    return this.result(json, operation, res.scope);
+    return res;
   }
 
   /** The `result` of a JSON-RPC response, or the error it carries. */
@@ -192,8 +223,9 @@ export class JsonRpcTransport implements Transport {
   }
 
   async getTask(req: GetTaskParams, options?: CallOptions): Promise<Task> {
-    const result = await this.rpc.call('GetTask', { ...this.tenant, ...req }, 'GetTask', options);
-    return parseWire(TaskSchema, result, this.rpc.parseContext('GetTask', 'Task'));
+    return this.rpc.callForTask('GetTask', { ...this.tenant, ...req }, 'GetTask', options ?? {}, (result) =>
+      parseWire(TaskSchema, result, this.rpc.parseContext('GetTask', 'Task')),
+    );
   }
 
   async listTasks(req: ListTasksRequest, options?: CallOptions): Promise<ListTasksResponse> {

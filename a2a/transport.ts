@@ -15,6 +15,22 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Bounds the whole call, body included; rejects with TransportTimeoutError. Default: the client's `timeoutMs`. */
   timeoutMs?: number;
+  /**
+   * GetTask only: a body past `maxBodyBytes` (or of `fromBytes` or more) is read as it arrives
+   * instead of failing, when what makes it large is artifact file bytes: they go to a temporary
+   * file, at most `maxBytes` of them, and each file part of the task carries them
+   * (`spilledBytesOf(part)`, its `raw` is `""`) until the disposal handed to `onSpilled` is
+   * called. The rest of the body keeps every cap. HTTP+JSON and JSON-RPC (gRPC reads the task
+   * whole). Default: such a body fails with ResponseTooLargeError.
+   */
+  fileBytes?: {
+    /** The most file bytes the task may carry (the delegation's stored-bytes budget). */
+    maxBytes: number;
+    /** Read bodies this large that way too, below the cap. @default maxBodyBytes */
+    fromBytes?: number;
+    /** Receives the removal of the temporary file when a body was read that way: call it once the bytes are read. */
+    onSpilled: (dispose: () => void) => void;
+  };
 }
 
 /** Options of a streaming call. See [docs/guide.md](../docs/guide.md#the-a2a-client-on-its-own). */

@@ -5,6 +5,7 @@ import { asActivity } from './failures.js';
 import { withinPayloadLimit } from './payload-limit.js';
 import { phaseOf, TaskView, type TrackOutcome } from './task-outcome.js';
 import { whileHeartbeating } from './heartbeat.js';
+import { READ_AS_IT_ARRIVES_BYTES, withTaskRead } from './task-read.js';
 
 export interface GetTaskInput {
   agent: AgentRef;
@@ -27,15 +28,19 @@ export async function getTask(deps: ActivityDeps, input: GetTaskInput): Promise<
       const expect = input.contextId ? { contextId: input.contextId } : {};
       const view = new TaskView(input.taskId, undefined, taskViewOptions(deps, input.agent, { expect }));
       const signal = Context.current().cancellationSignal;
-      const task = await client.getTask({ id: input.taskId, historyLength: 0 }, { signal });
-      const phase = phaseOf(task.status, input.handled);
-      if (!phase) {
-        view.snapshot(task); // checked and counted; its files are read when it has decided
-        return { ...view.outcome('running'), artifacts: [] };
-      }
-      await view.read(task);
-      const outcome = await view.result(phase);
-      return withinPayloadLimit(outcome, input.agent.name, `task ${input.taskId}`, deps.offloadsPayloads);
+      const fileBytes = deps.artifacts
+        ? { maxBytes: deps.artifacts.maxStoredBytes, fromBytes: READ_AS_IT_ARRIVES_BYTES }
+        : undefined;
+      return withTaskRead(client, { id: input.taskId, historyLength: 0 }, { signal }, fileBytes, async (task) => {
+        const phase = phaseOf(task.status, input.handled);
+        if (!phase) {
+          view.snapshot(task); // checked and counted; its files are read when it has decided
+          return { ...view.outcome('running'), artifacts: [] };
+        }
+        await view.read(task);
+        const outcome = await view.result(phase);
+        return withinPayloadLimit(outcome, input.agent.name, `task ${input.taskId}`, deps.offloadsPayloads);
+      });
     }),
   );
 }

@@ -13,6 +13,7 @@ import { heartbeating } from './heartbeat.js';
 import { withinPayloadLimit } from './payload-limit.js';
 import { isTransient, Reachability } from './reachability.js';
 import { watchStream } from './stream-liveness.js';
+import { READ_AS_IT_ARRIVES_BYTES, withTaskRead } from './task-read.js';
 import { phaseOf, TaskView, type TrackOutcome, type TrackProgress } from './task-outcome.js';
 import type { ExpectedTask } from './task-identity.js';
 
@@ -32,14 +33,6 @@ export interface RoundSettings {
   /** Bytes the agent made this delegation drop in earlier rounds (TrackOutcome.droppedBytes): the byte budget goes on counting. */
   droppedBytes?: number;
 }
-
-/**
- * A stream event of at least this many bytes is read as it arrives (its file bytes spilled, see
- * a2a/streamed-event.ts), not held whole: a chunk of 1 MB held as text, parsed, then decoded is
- * several large copies that V8 collects late, which raised a worker's memory by about 1 MB per
- * event over a 200 MB file; read as it arrives it costs a piece of the event.
- */
-const READ_AS_IT_ARRIVES_BYTES = 512 * 1024;
 
 /** Stream mode: with no event for this long, check the task with GetTask and subscribe again. */
 export const STREAM_IDLE_MS = 30_000;
@@ -163,7 +156,7 @@ export interface Follower {
   deadline: number;
   /** Aborted when the round ends early to tell the workflow that the agent went silent, or answers again. */
   early: AbortSignal;
-  /** Streams read an event too large to hold as it arrives when its size is file bytes going to the store (a resumed snapshot). */
+  /** Streams and GetTask read an answer too large to hold as it arrives when its size is file bytes going to the store (a resumed snapshot, a task's files). */
   fileBytes?: { maxBytes: number; fromBytes: number };
 }
 
@@ -339,11 +332,13 @@ async function readTask(f: Follower): Promise<FollowEnd | undefined> {
   const askedAt = reach.asking('GetTask');
   const cancelled = Context.current().cancellationSignal;
   try {
-    const task = await client.getTask(
+    await withTaskRead(
+      client,
       { id: view.task.id, historyLength: 0 },
       { signal: AbortSignal.any([cancelled, f.early]), timeoutMs },
+      f.fileBytes,
+      (task) => view.read(task),
     );
-    await view.read(task);
   } catch (err) {
     // The round ends early (the request, overdue, stays counted as silence from when it left).
     if (f.early.aborted && !cancelled.aborted) return undefined;

@@ -57,8 +57,9 @@ export class LegacyJsonRpcTransport implements Transport {
 
   async getTask(req: GetTaskParams, options?: CallOptions): Promise<Task> {
     const params = { id: req.id, ...(req.historyLength !== undefined ? { historyLength: req.historyLength } : {}) };
-    const result = await this.rpc.call('tasks/get', params, 'GetTask', options);
-    return legacyTaskToV1(result, this.rpc.parseContext('GetTask', 'Task'));
+    return this.rpc.callForTask('tasks/get', params, 'GetTask', options ?? {}, (result) =>
+      legacyTaskToV1(result, this.rpc.parseContext('GetTask', 'Task')),
+    );
   }
 
   listTasks(_req: ListTasksRequest, _o?: CallOptions): Promise<ListTasksResponse> {

@@ -10,8 +10,9 @@
  * new worker's resident memory stays within 150 MB of what it held idle (VmRSS when ready, then
  * its peak, VmHWM reset at that moment).
  *
- * 6 MB in `npm test`; `npm run test:large-file` runs the stream case with 200 MB
- * (`A2A_TEST_FILE_MB` sizes it).
+ * The stream case sends 6 MB in `npm test`; `npm run test:large-file` runs it with 200 MB
+ * (`A2A_TEST_FILE_MB` sizes it). Poll and push send 12 MB, so their GetTask bodies (16 MB of
+ * JSON) pass the 8 MiB body cap and are read as they arrive.
  */
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -33,31 +34,54 @@ import { SECRET, startReceiver } from '../push/support.js';
 
 const temporal = useTemporal();
 const CHUNK = 1_000_000;
-const SIZE = Number(process.env.A2A_TEST_FILE_MB ?? 6) * CHUNK;
-const CHUNKS = Math.ceil(SIZE / CHUNK);
-const HALF = Math.floor(CHUNKS / 2);
 const HISTORY_PAYLOAD_MAX = 64 * 1024;
 const RSS_HEADROOM = 150 * 1024 * 1024;
 
-/** The file: deterministic bytes that do not repeat in any short period (each 32 bytes a SHA-256 of its index). */
-const file = (() => {
-  const out = Buffer.alloc(SIZE);
-  for (let at = 0, i = 0; at < SIZE; at += 32, i++) createHash('sha256').update(String(i)).digest().copy(out, at);
-  return out;
-})();
-const fileSha = createHash('sha256').update(file).digest('hex');
-const chunkPart = (i: number) => ({
-  raw: file.subarray(i * CHUNK, (i + 1) * CHUNK).toString('base64'),
-  filename: 'release.tar',
-  mediaType: 'application/x-tar',
-});
+type Mode = 'stream' | 'poll' | 'push';
+
+/** The file of a mode: deterministic bytes that do not repeat in any short period (each 32 bytes a SHA-256 of its index). */
+interface SentFile {
+  size: number;
+  chunks: number;
+  half: number;
+  sha: string;
+  part: (i: number) => { raw: string; filename: string; mediaType: string };
+}
+
+function sentFile(megabytes: number): SentFile {
+  const size = megabytes * CHUNK;
+  const bytes = Buffer.alloc(size);
+  for (let at = 0, i = 0; at < size; at += 32, i++) createHash('sha256').update(String(i)).digest().copy(bytes, at);
+  const chunks = Math.ceil(size / CHUNK);
+  return {
+    size,
+    chunks,
+    half: Math.floor(chunks / 2),
+    sha: createHash('sha256').update(bytes).digest('hex'),
+    part: (i) => ({
+      raw: bytes.subarray(i * CHUNK, (i + 1) * CHUNK).toString('base64'),
+      filename: 'release.tar',
+      mediaType: 'application/x-tar',
+    }),
+  };
+}
+
+/** Stream: 6 MB (A2A_TEST_FILE_MB); poll and push: 12 MB, a GetTask body past the 8 MiB cap. */
+const GET_TASK_FILE = sentFile(12);
+const FILES: Record<Mode, SentFile> = {
+  stream: sentFile(Number(process.env.A2A_TEST_FILE_MB ?? 6)),
+  poll: GET_TASK_FILE,
+  push: GET_TASK_FILE,
+};
+/** The file each of the agent's tasks sends. */
+const fileOf = new Map<string, SentFile>();
+const taskFile = (task: WireTask) => fileOf.get(task.id)!;
 
 const root = mkdtempSync(join(tmpdir(), 'a2a-streamed-'));
 /** A folder in `npm test`, the cluster's S3 server in `npm run test:cluster`. */
 const { store, env: storeEnv, sessionBytes } = testBlobStore(join(root, 'blobs'));
 let agent: HostileAgent;
 
-type Mode = 'stream' | 'poll' | 'push';
 /** Released by each test once its first worker is dead: the agent then sends the rest of the file. */
 const release = {} as Record<Mode, () => void>;
 const released = Object.fromEntries(
@@ -80,9 +104,9 @@ function chunkFrame(task: WireTask, i: number): Frame {
     artifactUpdate: {
       taskId: task.id,
       contextId: task.contextId,
-      artifact: { artifactId: 'release', name: 'Release archive', parts: [chunkPart(i)] },
+      artifact: { artifactId: 'release', name: 'Release archive', parts: [taskFile(task).part(i)] },
       ...(i > 0 ? { append: true } : {}),
-      ...(i === CHUNKS - 1 ? { lastChunk: true } : {}),
+      ...(i === taskFile(task).chunks - 1 ? { lastChunk: true } : {}),
     },
   };
 }
@@ -91,7 +115,7 @@ function chunkFrame(task: WireTask, i: number): Frame {
 function record(task: WireTask, i: number): void {
   const parts = (task.artifacts ??= [{ artifactId: 'release', name: 'Release archive', parts: [] }])[0]!
     .parts as unknown[];
-  parts.push(chunkPart(i));
+  parts.push(taskFile(task).part(i));
 }
 
 function complete(control: AgentControl, task: WireTask): Frame {
@@ -125,9 +149,10 @@ beforeAll(async () => {
           if (call.operation === 'SendStreamingMessage') {
             const task = control.createTask(call.params.message as Record<string, unknown>);
             control.apply(task.id, [{ state: 'TASK_STATE_WORKING' }]);
+            fileOf.set(task.id, FILES.stream);
             return stream(async (_res, send) => {
               await send({ task: structuredClone(task) });
-              for (let i = 0; i < HALF; i++) {
+              for (let i = 0; i < FILES.stream.half; i++) {
                 record(task, i);
                 await send(chunkFrame(task, i));
               }
@@ -138,7 +163,7 @@ beforeAll(async () => {
             const task = control.tasks.get(call.taskId)!;
             return stream(async (_res, send) => {
               await send({ task: structuredClone(task) });
-              for (let i = task.artifacts?.[0]?.parts.length ?? 0; i < CHUNKS; i++) {
+              for (let i = task.artifacts?.[0]?.parts.length ?? 0; i < taskFile(task).chunks; i++) {
                 record(task, i);
                 await send(chunkFrame(task, i));
               }
@@ -148,17 +173,18 @@ beforeAll(async () => {
           if (call.operation === 'SendMessage') {
             const task = control.createTask(call.params.message as Record<string, unknown>);
             control.apply(task.id, [{ state: 'TASK_STATE_WORKING' }]);
+            fileOf.set(task.id, GET_TASK_FILE);
             // Poll: the file grows as it is read. Push: half the file, the rest once released.
             if (message?.parts?.[0]?.text === 'poll') polled.add(task.id);
-            else for (let i = 0; i < HALF; i++) record(task, i);
+            else for (let i = 0; i < GET_TASK_FILE.half; i++) record(task, i);
             return control.ok(call, { task: { ...structuredClone(task), artifacts: [] } });
           }
           if (call.operation === 'GetTask' && call.taskId && polled.has(call.taskId)) {
             const task = control.tasks.get(call.taskId)!;
             const sent = task.artifacts?.[0]?.parts.length ?? 0;
-            if (sent < HALF) record(task, sent);
+            if (sent < GET_TASK_FILE.half) record(task, sent);
             else if (pollReleased) {
-              for (let i = sent; i < CHUNKS; i++) record(task, i);
+              for (let i = sent; i < GET_TASK_FILE.chunks; i++) record(task, i);
               polled.delete(task.id);
               complete(control, task);
             }
@@ -170,7 +196,7 @@ beforeAll(async () => {
             pushing.add(task.id);
             pushRegistered();
             void released.push.then(() => {
-              for (let i = HALF; i < CHUNKS; i++) record(task, i);
+              for (let i = GET_TASK_FILE.half; i < GET_TASK_FILE.chunks; i++) record(task, i);
               void control.deliver(task.id, complete(control, task));
             });
             return reply;
@@ -204,7 +230,7 @@ async function historyPayloadSizes(handle: WorkflowHandle): Promise<number[]> {
 }
 
 /** The stored file of the delegation's result, checked: byte-identical, one copy in the store. */
-async function expectStoredFile(handle: WorkflowHandle, result: DelegateResult): Promise<string> {
+async function expectStoredFile(handle: WorkflowHandle, result: DelegateResult, file: SentFile): Promise<string> {
   expect(result.state).toBe('TASK_STATE_COMPLETED');
   const parts = result.artifacts.flatMap((a) => a.parts);
   expect(parts).toHaveLength(1);
@@ -212,13 +238,13 @@ async function expectStoredFile(handle: WorkflowHandle, result: DelegateResult):
   expect(ref).toEqual({
     name: 'release.tar',
     mediaType: 'application/x-tar',
-    size: SIZE,
-    sha256: fileSha,
-    key: `sha256:${fileSha}`,
+    size: file.size,
+    sha256: file.sha,
+    key: `sha256:${file.sha}`,
   });
   const hash = createHash('sha256');
   for await (const chunk of await readArtifact(ref, { store })) hash.update(chunk as Buffer);
-  expect(hash.digest('hex')).toBe(fileSha);
+  expect(hash.digest('hex')).toBe(file.sha);
   let blobs = 0;
   const copies: string[] = [];
   for await (const blob of store.list()) {
@@ -259,7 +285,7 @@ const MB = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
  */
 async function killedMidFile(
   mode: Mode,
-  killAt: (handle: WorkflowHandle) => Promise<void>,
+  killAt: (handle: WorkflowHandle, file: SentFile) => Promise<void>,
   env: Record<string, string> = {},
 ) {
   const client = await temporal.client();
@@ -269,7 +295,8 @@ async function killedMidFile(
   const doomed = await spawnWorkerProcess(taskQueue, agents, workerEnv);
   const started = Date.now();
   const handle = await startDelegate(client, taskQueue, { agent: 'files', text: mode, mode });
-  await killAt(handle);
+  const file = FILES[mode];
+  await killAt(handle, file);
   await doomed.kill('SIGKILL');
   const killed = Date.now();
   release[mode]();
@@ -279,9 +306,9 @@ async function killedMidFile(
     const result = (await handle.result()) as DelegateResult;
     const { idle, peak } = memory.stop();
     const done = Date.now();
-    const figures = await expectStoredFile(handle, result);
+    const figures = await expectStoredFile(handle, result, file);
     console.log(
-      `${mode} ${SIZE / CHUNK} MB, killed at half: ${((done - started) / 1000).toFixed(1)} s (${((done - killed) / 1000).toFixed(1)} s after the kill); new worker RSS idle ${MB(idle)}, peak ${MB(peak)} (+${MB(peak - idle)}); ${figures}`,
+      `${mode} ${file.size / CHUNK} MB, killed at half: ${((done - started) / 1000).toFixed(1)} s (${((done - killed) / 1000).toFixed(1)} s after the kill); new worker RSS idle ${MB(idle)}, peak ${MB(peak)} (+${MB(peak - idle)}); ${figures}`,
     );
     expect(peak - idle).toBeLessThan(RSS_HEADROOM);
   } catch (error) {
@@ -296,11 +323,11 @@ async function killedMidFile(
  * Half the file is in the store, and the heartbeat names the task and its file's size. (S3 holds
  * a session's bytes once a part, 8 MiB, is full: there the heartbeat is what says so.)
  */
-async function halfStored(handle: WorkflowHandle): Promise<void> {
+async function halfStored(handle: WorkflowHandle, file: SentFile): Promise<void> {
+  const half = file.half * CHUNK;
   await waitFor(
     async () =>
-      (sessionBytes?.() ?? HALF * CHUNK) >= HALF * CHUNK &&
-      (await trackingProgress(handle))?.artifacts[0]?.files?.[0]?.size === HALF * CHUNK,
+      (sessionBytes?.() ?? half) >= half && (await trackingProgress(handle))?.artifacts[0]?.files?.[0]?.size === half,
     { what: 'half the file in the store', timeoutMs: 60_000 },
   );
 }

@@ -10,7 +10,7 @@
  * `raw` first), so where the bytes belong is known only when the part has been read.
  */
 import { createHash, type Hash } from 'node:crypto';
-import { closeSync, createReadStream, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, mkdtempSync, openSync, readdirSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Part } from './schemas/part.js';
@@ -32,12 +32,49 @@ export interface FileBytesLocation {
 }
 
 const SPILLED = Symbol('a2aTemporal.spilledBytes');
+/** A spill's folder in the OS temp folder: `a2a-event-<pid>-<random>`, so a later process can tell whose it was. */
+const SPILL_PREFIX = 'a2a-event-';
+const SPILL_FOLDER = /^a2a-event-(\d+)-/;
 const READ_PIECE = 1024 * 1024;
 /** Base64 characters kept before they are decoded and written (one write per piece of the event, at most this much). */
 const FLUSH_CHARS = 1024 * 1024;
 /** Standard and URL-safe base64 (protobuf JSON accepts both), padding only at the end. */
 const BASE64_CHARS = /^[A-Za-z0-9+/_-]*={0,2}$/;
 const WHITESPACE = /[\t\n\r ]/g;
+
+/**
+ * Removes the spill folders (in `dir`, the OS temp folder by default) of processes that no longer
+ * run: a worker killed while it read an oversized event leaves its folder behind, up to the size
+ * of that event's files. The worker calls it once when its activities are created; a folder whose
+ * process still runs (another worker on this host) is left alone. Returns the folders removed.
+ */
+export function removeAbandonedSpills(dir = tmpdir()): string[] {
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    const pid = SPILL_FOLDER.exec(name)?.[1];
+    if (pid === undefined || processRuns(Number(pid))) continue;
+    rmSync(join(dir, name), { recursive: true, force: true });
+    removed.push(name);
+  }
+  return removed;
+}
+
+function processRuns(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
 
 /** The spilled bytes of a part decoded from an oversized event, if it is one. */
 export function spilledBytesOf(part: Part): SpilledBytes | undefined {
@@ -143,7 +180,7 @@ export class FileBytesSpill {
     if (bytes.byteLength === 0) return;
     if (this.written + bytes.byteLength > this.options.maxBytes) throw this.options.tooLarge();
     if (this.fd === undefined) {
-      this.dir = mkdtempSync(join(tmpdir(), 'a2a-event-'));
+      this.dir = mkdtempSync(join(tmpdir(), `${SPILL_PREFIX}${process.pid}-`));
       this.fd = openSync(join(this.dir, 'bytes'), 'w+', 0o600);
     }
     // Synchronous: the event is read one body chunk at a time, so the next chunk waits for this one.

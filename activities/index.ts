@@ -9,6 +9,7 @@
 import type { Dispatcher } from 'undici';
 import type { Task } from '../a2a/index.js';
 import { publicAddressLookup } from '../a2a/outbound-policy.js';
+import { removeAbandonedSpills } from '../a2a/spilled-bytes.js';
 import type { ResolvedAgent } from '../contract/delegation-types.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import { AgentAccess, defaultDispatcher } from './agent-access.js';
@@ -103,6 +104,7 @@ export function createActivities(options: CreateActivitiesOptions = {}): Delegat
     ? undefined
     : defaultDispatcher({ lookup: publicAddressLookup(registry.urlSettings.allowPrivate ?? false) });
   const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
+  if (options.artifacts) removeAbandonedSpills();
   const deps: ActivityDeps = {
     registry,
     cards: new AgentCardCache({ dispatcher, limits: options.limits, observer: options.telemetry?.observer }),

@@ -15,7 +15,7 @@
  * JSON) pass the 8 MiB body cap and are read as they arrive.
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -307,6 +307,8 @@ async function killedMidFile(
     const { idle, peak } = memory.stop();
     const done = Date.now();
     const figures = await expectStoredFile(handle, result, file);
+    // The killed worker's spill folder (an event it was reading) was removed by the new one.
+    expect(readdirSync(tmpdir()).filter((name) => name.startsWith(`a2a-event-${doomed.child.pid}-`))).toEqual([]);
     console.log(
       `${mode} ${file.size / CHUNK} MB, killed at half: ${((done - started) / 1000).toFixed(1)} s (${((done - killed) / 1000).toFixed(1)} s after the kill); new worker RSS idle ${MB(idle)}, peak ${MB(peak)} (+${MB(peak - idle)}); ${figures}`,
     );

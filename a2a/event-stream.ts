@@ -59,7 +59,10 @@ export async function* streamResponses(
       return;
     }
     const { operation, agentUrl } = stream.scope;
-    const tooLarge = (limit: 'maxSseLineBytes' | 'maxSseEventBytes' | 'maxDelegationStoredBytes', max: number) =>
+    const tooLarge = (
+      limit: 'maxSseLineBytes' | 'maxSseEventBytes' | 'maxDelegationStoredBytes' | 'maxDelegationBytes',
+      max: number,
+    ) =>
       new ResponseTooLargeError({
         ...(operation !== undefined ? { operation } : {}),
         ...(agentUrl !== undefined ? { agentUrl } : {}),
@@ -81,6 +84,12 @@ export async function* streamResponses(
                 maxRemainderBytes: maxEventBytes,
                 maxDepth: (ctx.limits ?? DEFAULT_LIMITS).maxJsonDepth,
                 tooLarge: () => tooLarge('maxDelegationStoredBytes', fileBytes.maxBytes),
+                ...(fileBytes.maxTextBytes !== undefined
+                  ? {
+                      maxTextBytes: fileBytes.maxTextBytes,
+                      tooMuchText: () => tooLarge('maxDelegationBytes', fileBytes.maxTextBytes!),
+                    }
+                  : {}),
                 tooLargeEvent: () => tooLarge('maxSseEventBytes', maxEventBytes),
                 invalid: (problem) => invalid(problem, ctx, ''),
                 notJson: () => invalid('an event too large to hold that is not JSON', ctx, ''),

@@ -25,10 +25,12 @@ export interface SpilledBytes {
   read(from?: number): AsyncIterable<Buffer>;
 }
 
-/** Where a file-bytes string sits in the event: the artifact's index (-1: an artifact update's artifact) and the part's. */
+/** Where a spilled string sits in the event: the artifact's index (-1: an artifact update's artifact) and the part's. */
 export interface FileBytesLocation {
   artifact: number;
   part: number;
+  /** A file part's bytes (base64, spilled decoded) or a text part's text (spilled as UTF-8). */
+  kind: 'bytes' | 'text';
 }
 
 const SPILLED = Symbol('a2aTemporal.spilledBytes');
@@ -85,7 +87,7 @@ interface Segment extends FileBytesLocation {
   offset: number;
   size: number;
   hash: Hash;
-  /** Base64 characters not decoded yet (fewer than 4). */
+  /** Base64 characters not decoded yet (fewer than 4); text: a high surrogate waiting for its pair. */
   rest: string;
   padded: boolean;
   sha?: string;
@@ -112,7 +114,7 @@ export class FileBytesSpill {
 
   constructor(private readonly options: SpillOptions) {}
 
-  /** A file-bytes string starts. */
+  /** A file-bytes (or text) string starts. */
   begin(at: FileBytesLocation): void {
     this.current = { ...at, offset: this.written, size: 0, hash: createHash('sha256'), rest: '', padded: false };
     this.segments.push(this.current);
@@ -129,6 +131,7 @@ export class FileBytesSpill {
   flush(): void {
     const segment = this.current;
     if (!segment || this.pending.length === 0) return;
+    if (segment.kind === 'text') return this.flushText(segment);
     let chars = this.pending.join('').replace(WHITESPACE, '');
     this.pending = [];
     this.pendingChars = 0;
@@ -147,11 +150,31 @@ export class FileBytesSpill {
   end(): void {
     this.flush();
     const segment = this.current!;
+    if (segment.kind === 'text') {
+      // A high surrogate without its pair: as JSON.parse and UTF-8 encoding would have it.
+      if (segment.rest) this.append(segment, Buffer.from(segment.rest, 'utf8'));
+      return this.ended(segment);
+    }
     const rest = segment.rest.replace(/=+$/, '');
     if (rest.length === 1) throw this.options.invalid('file bytes that are not base64 (a lone trailing character)');
     if (rest) this.append(segment, Buffer.from(rest, 'base64'));
+    this.ended(segment);
+  }
+
+  private ended(segment: Segment): void {
     segment.sha = segment.hash.digest('hex').slice(0, 16);
     this.current = undefined;
+  }
+
+  /** Text as UTF-8; a high surrogate at the end waits for the low one the next piece starts with. */
+  private flushText(segment: Segment): void {
+    let chars = segment.rest + this.pending.join('');
+    this.pending = [];
+    this.pendingChars = 0;
+    const last = chars.charCodeAt(chars.length - 1);
+    segment.rest = last >= 0xd800 && last <= 0xdbff ? chars.slice(-1) : '';
+    if (segment.rest) chars = chars.slice(0, -1);
+    if (chars) this.append(segment, Buffer.from(chars, 'utf8'));
   }
 
   /** Attaches each spilled string to its part of `artifacts` (the decoded event's). */
@@ -162,8 +185,14 @@ export class FileBytesSpill {
     for (const segment of this.segments) {
       const artifact = segment.artifact === -1 ? update : task?.artifacts?.[segment.artifact];
       const part = artifact?.parts[segment.part];
-      if (!part || !('raw' in part) || part.raw !== '' || spilledBytesOf(part))
-        throw this.options.invalid('file bytes where the decoded event has no file part');
+      const empty =
+        segment.kind === 'bytes'
+          ? part && 'raw' in part && part.raw === ''
+          : part && 'text' in part && part.text === '';
+      if (!part || !empty || spilledBytesOf(part))
+        throw this.options.invalid(
+          `${segment.kind === 'bytes' ? 'file bytes' : 'text'} where the decoded event has no such part`,
+        );
       (part as { [SPILLED]?: SpilledBytes })[SPILLED] = this.spilled(segment);
     }
   }

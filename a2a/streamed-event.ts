@@ -6,7 +6,8 @@
  *
  * - the string value of an artifact part's file bytes (`raw` in 1.0, `file.bytes` in 0.3, at
  *   `[task.|result.[task.]]artifacts[i].parts[j]` or `[result.][artifactUpdate.]artifact.parts[j]`)
- *   goes to a {@link FileBytesSpill} as it arrives and is assembled as `""`;
+ *   goes to a {@link FileBytesSpill} as it arrives and is assembled as `""`; so does an artifact
+ *   part's `text` (as UTF-8: a long log or report is stored like a file, never held as one string);
  * - everything else is assembled as usual and stays bounded as before: at most
  *   `maxSseEventBytes` of it (whitespace and escapes included), nested no deeper than
  *   `maxJsonDepth`, and no key twice (each spilled string must be the value that is decoded);
@@ -29,6 +30,10 @@ export interface StreamedEvent {
 export interface StreamedEventOptions extends SpillOptions {
   /** Bytes of the event that are not file bytes (`maxSseEventBytes`). */
   maxRemainderBytes: number;
+  /** Characters of artifact text the event may carry apart from the remainder; unset: text counts as remainder. */
+  maxTextBytes?: number;
+  /** The error past `maxTextBytes`. */
+  tooMuchText?: () => Error;
   maxDepth: number;
   /** The error for data that is not JSON. */
   notJson: () => Error;
@@ -52,10 +57,11 @@ export class StreamedEventReader implements OversizedEventSink {
   private root: unknown = undefined;
   private done = false;
   /** What the current chunked token is: a key, a string (kept or spilled), a number. */
-  private piece: 'key' | 'string' | 'file' | 'number' | undefined;
+  private piece: 'key' | 'string' | 'file' | 'text' | 'number' | undefined;
   private text: string[] = [];
   private fed = 0;
   private fileChars = 0;
+  private textChars = 0;
   /** The JSON broke or cannot be routed: the rest of the event is only counted, and this is its failure. */
   private broken: (() => Error) | undefined;
 
@@ -74,7 +80,7 @@ export class StreamedEventReader implements OversizedEventSink {
         this.broken = this.deferred(error);
       }
     }
-    if (this.fed - this.fileChars > this.options.maxRemainderBytes) throw this.options.tooLargeEvent();
+    if (this.fed - this.fileChars - this.textChars > this.options.maxRemainderBytes) throw this.options.tooLargeEvent();
   }
 
   end(): StreamedEvent {
@@ -146,7 +152,7 @@ export class StreamedEventReader implements OversizedEventSink {
       }
       case 'startString': {
         const at = this.fileBytesLocation();
-        this.piece = at ? 'file' : 'string';
+        this.piece = at ? (at.kind === 'text' ? 'text' : 'file') : 'string';
         if (at) this.spill.begin(at);
         return;
       }
@@ -155,10 +161,15 @@ export class StreamedEventReader implements OversizedEventSink {
         if (this.piece === 'file') {
           this.fileChars += token.value.length;
           this.spill.write(token.value);
+        } else if (this.piece === 'text') {
+          this.textChars += token.value.length;
+          if (this.textChars > this.options.maxTextBytes!)
+            throw (this.options.tooMuchText ?? this.options.tooLargeEvent)();
+          this.spill.write(token.value);
         } else this.text.push(token.value);
         return;
       case 'endString':
-        if (this.piece === 'file') {
+        if (this.piece === 'file' || this.piece === 'text') {
           this.spill.end();
           this.value('');
         } else this.value(this.take());
@@ -203,9 +214,13 @@ export class StreamedEventReader implements OversizedEventSink {
     const last = this.stack.length - 1;
     const path = this.stack.map((c, i) => (c.kind === 'array' ? c.value.length - (i === last ? 0 : 1) : c.key));
     let end = path.length;
+    let kind: FileBytesLocation['kind'] = 'bytes';
     if (path[end - 1] === 'raw') end -= 1;
     else if (path[end - 1] === 'bytes' && path[end - 2] === 'file') end -= 2;
-    else return undefined;
+    else if (path[end - 1] === 'text' && this.options.maxTextBytes !== undefined) {
+      end -= 1;
+      kind = 'text';
+    } else return undefined;
     const part = path[end - 1];
     if (typeof part !== 'number' || path[end - 2] !== 'parts') return undefined;
     let artifact: number;
@@ -218,7 +233,7 @@ export class StreamedEventReader implements OversizedEventSink {
     } else return undefined;
     if (end > 2 || !path.slice(0, end).every((key) => typeof key === 'string' && ENVELOPE_KEYS.has(key)))
       return undefined;
-    return { artifact, part };
+    return { artifact, part, kind };
   }
 }
 

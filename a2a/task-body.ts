@@ -33,6 +33,13 @@ export function taskBodyReader(fileBytes: FileBytes, ctx: ParseContext): NonNull
         tooLarge: () =>
           new ResponseTooLargeError({ ...where, limit: 'maxDelegationStoredBytes', max: fileBytes.maxBytes }),
         tooLargeEvent: () => new ResponseTooLargeError({ ...where, limit: 'maxBodyBytes', max: limits.maxBodyBytes }),
+        ...(fileBytes.maxTextBytes !== undefined
+          ? {
+              maxTextBytes: fileBytes.maxTextBytes,
+              tooMuchText: () =>
+                new ResponseTooLargeError({ ...where, limit: 'maxDelegationBytes', max: fileBytes.maxTextBytes! }),
+            }
+          : {}),
         invalid: (problem) => invalid(problem, ctx, ''),
         notJson: () => invalid('a response body too large to hold that is not JSON', ctx, ''),
       }),

@@ -26,6 +26,11 @@ export interface CallOptions {
   fileBytes?: {
     /** The most file bytes the task may carry (the delegation's stored-bytes budget). */
     maxBytes: number;
+    /**
+     * The most artifact text the task may carry (the delegation's byte budget): its text parts are
+     * read into the temporary file too. Default: text counts against the body's cap with the rest.
+     */
+    maxTextBytes?: number;
     /** Read bodies this large that way too, below the cap. @default maxBodyBytes */
     fromBytes?: number;
     /** Receives the removal of the temporary file when a body was read that way: call it once the bytes are read. */
@@ -52,6 +57,11 @@ export interface StreamOptions {
   fileBytes?: {
     /** The most file bytes such an event may carry (the delegation's stored-bytes budget). */
     maxBytes: number;
+    /**
+     * The most artifact text such an event may carry (the delegation's byte budget): its text
+     * parts are read into the temporary file too. Default: text counts against the event cap.
+     */
+    maxTextBytes?: number;
     /** Called as the bytes of such an event arrive (they restart the idle timeout too). */
     onProgress?: () => void;
     /** Read events this large that way too, below the cap (memory: a piece of the event instead of copies of it). @default maxSseEventBytes */

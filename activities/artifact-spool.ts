@@ -8,8 +8,10 @@
  * - when the round ends the placeholders of each file become one part carrying its
  *   {@link ArtifactRef} (the session finalized into a content-addressed blob); a round that ends
  *   with the task still running drops its sessions and shows each file's name and size so far;
- * - a text artifact of at least the threshold is stored whole when the round ends (text is
- *   bounded by the delegation's byte budget meanwhile, as before);
+ * - a text artifact is held inline until its text reaches the threshold; from then on its text
+ *   goes to an append session of its own as it arrives (what was held first), each text part
+ *   replaced by a placeholder that keeps the end of its text (the live view shows it), and the
+ *   round's outcome carries one part with the text's {@link ArtifactRef};
  * - metadata under our reserved keys (`a2aTemporal.*`) is dropped from every part an agent
  *   sends: a reference in a result was always written by us.
  *
@@ -34,16 +36,16 @@ import { FailureType } from '../contract/failure-types.js';
 import { agentLabel } from '../contract/telemetry.js';
 import type { AppendSession, BlobStore } from '../storage/blob-store.js';
 import type { BlobReference } from '../storage/references.js';
-import { ByteBudget } from './byte-budget.js';
+import { ByteBudget, SPOOLED_KEY } from './byte-budget.js';
 
-/** Our placeholder for a stored chunk while the artifact is assembled (never leaves the activity). */
-const SPOOLED_KEY = 'a2aTemporal.spooled';
+/** How much of a stored text part its placeholder keeps: heartbeats and `watch` show a text's end. */
+const TEXT_TAIL_CHARS = 16_384;
 const RESERVED_PREFIX = 'a2aTemporal.';
 
 /** How the spool stores. */
 export interface SpoolSettings {
   store: BlobStore;
-  /** A text artifact of at least this many bytes is stored (when the round ends). @default 65536 */
+  /** A text artifact is stored once its text reaches this many bytes (UTF-8). @default 65536 */
   textThresholdBytes: number;
   /** Bytes one delegation may make us store (`A2A_MAX_DELEGATION_STORED_BYTES`). */
   maxStoredBytes: number;
@@ -59,8 +61,9 @@ export interface SpoolScope {
   reference: BlobReference;
 }
 
-/** A file as the placeholders describe it. */
+/** A stored chunk as its placeholder describes it: of a file, or of the artifact's text. */
 interface Placeholder {
+  /** The file's index; -1: the artifact's text. */
   file: number;
   start: number;
   size: number;
@@ -78,9 +81,21 @@ interface FileState {
   end: number;
 }
 
+/** An artifact's text: held inline below the threshold, then in a session of its own. */
+interface TextState {
+  /** UTF-8 bytes of the artifact's text so far. */
+  bytes: number;
+  /** The text while it is below the threshold, kept to be stored first once it reaches it. */
+  inline: string[];
+  /** The first text part's media type. */
+  mediaType: string;
+  session?: AppendSession;
+}
+
 interface ArtifactState {
   artifactId: string;
   files: FileState[];
+  text: TextState;
   /** Per part index: the stored chunk's placeholder, or undefined for an inline part. */
   slots: (Placeholder | undefined)[];
 }
@@ -157,10 +172,18 @@ export class ArtifactSpool {
     const out: Artifact[] = [];
     for (const artifact of artifacts) {
       const state = this.artifacts.get(artifact.artifactId);
+      // The stored text takes the place of the first text part; the other parts keep their order.
+      const text = state?.text.session ? await this.sealText(artifact, state) : undefined;
       const parts: Part[] = [];
       let last = -1;
+      let textPlaced = false;
       for (const part of artifact.parts) {
         const slot = placeholderOf(part);
+        if (text && 'text' in part && (!slot || slot.file === -1)) {
+          if (!textPlaced) parts.push(text);
+          textPlaced = true;
+          continue;
+        }
         if (!slot || !state) {
           parts.push(part);
           continue;
@@ -169,7 +192,7 @@ export class ArtifactSpool {
         last = slot.file;
         parts.push(await this.sealFile(state, slot.file, final));
       }
-      out.push({ ...artifact, parts: await this.storeLargeText(artifact, parts) });
+      out.push({ ...artifact, parts });
     }
     if (!final) for (const state of [...this.artifacts.values()]) await this.reset(state);
     return out;
@@ -195,22 +218,32 @@ export class ArtifactSpool {
     if (state && how.replacing) {
       // A replay (the same chunks again, e.g. a stream's snapshot after the events we saw) keeps
       // what is stored; anything else replaces the artifact: its sessions start over.
-      const replay = artifact.parts.every((_, i) => samePlaceholder(state!.slots[i], chunks[i]));
+      const replay = artifact.parts.every((part, i) =>
+        samePlaceholder(state!.slots[i], chunks[i] ?? (state!.slots[i]?.file === -1 ? textChunkOf(part) : undefined)),
+      );
       const complete = !how.snapshot || artifact.parts.length >= state.slots.length;
       if (!replay || !complete) {
         if (!how.snapshot) this.budget.replace(storedBytes(state), sumRaw([artifact]));
         await this.reset(state);
         state = undefined;
       } else if (!how.snapshot) return placeholders(artifact.parts, state.slots);
+      // A snapshot replays the text from its start too: its session skips what it holds.
+      else state.text = { ...newText(), ...(state.text.session ? { session: state.text.session } : {}) };
     } else if (!how.snapshot) {
       this.budget.hold(sumRaw([artifact]));
     }
-    if (!state)
-      this.artifacts.set(artifact.artifactId, (state = { artifactId: artifact.artifactId, files: [], slots: [] }));
+    if (!state) {
+      state = { artifactId: artifact.artifactId, files: [], text: newText(), slots: [] };
+      this.artifacts.set(artifact.artifactId, state);
+    }
     const parts: Part[] = [];
     for (let i = 0; i < artifact.parts.length; i++) {
       const part = artifact.parts[i]!;
       const bytes = chunks[i];
+      if (!bytes && 'text' in part) {
+        parts.push(await this.takeText(artifact, state, at + i, part));
+        continue;
+      }
       if (!bytes) {
         state.slots[at + i] = undefined;
         parts.push(part);
@@ -228,7 +261,9 @@ export class ArtifactSpool {
   private slotFor(artifact: Artifact, state: ArtifactState, index: number, part: Part, bytes: Chunk): Placeholder {
     const previous = index > 0 ? state.slots[index - 1] : undefined;
     const continues =
-      previous !== undefined && (!part.filename || part.filename === state.files[previous.file]!.filename);
+      previous !== undefined &&
+      previous.file >= 0 &&
+      (!part.filename || part.filename === state.files[previous.file]!.filename);
     const file = continues ? previous.file : state.files.length;
     const start = continues ? previous.start + previous.size : 0;
     if (!continues) {
@@ -253,6 +288,11 @@ export class ArtifactSpool {
     const session = (file.session ??= await this.settings.store.appendSession(this.sessionId(state, slot.file), {
       reference: this.scope.reference,
     }));
+    await this.appendChunk(session, slot, bytes);
+    file.end = Math.max(file.end, slot.start + slot.size);
+  }
+
+  private async appendChunk(session: AppendSession, slot: Placeholder, bytes: Chunk): Promise<void> {
     const signal = Context.current().cancellationSignal;
     // The session skips what it holds already (a resumed attempt's replay); a spilled chunk is not
     // even read that far (a resumed snapshot holds everything the killed attempt stored).
@@ -262,10 +302,9 @@ export class ArtifactSpool {
       await session.append(at, piece, { signal });
       at += piece.byteLength;
     }
-    file.end = Math.max(file.end, slot.start + slot.size);
   }
 
-  private sessionId(state: ArtifactState, file: number): string {
+  private sessionId(state: ArtifactState, file: number | 'text'): string {
     const id = createHash('sha256').update(state.artifactId).digest('hex').slice(0, 32);
     return `${this.scope.sessionPrefix}/${id}/${file}`;
   }
@@ -285,35 +324,67 @@ export class ArtifactSpool {
     return { text: '', ...described, metadata: { [ARTIFACT_REF_KEY]: ref } };
   }
 
-  /** An artifact whose text parts hold at least the threshold: the text stored as one file. */
-  private async storeLargeText(artifact: Artifact, parts: Part[]): Promise<Part[]> {
-    let length = 0;
-    for (const part of parts) if ('text' in part) length += part.text.length;
-    if (length < this.settings.textThresholdBytes) return parts;
-    const text = parts.flatMap((part) => ('text' in part && !isOurs(part) ? [part.text] : [])).join('');
-    const bytes = Buffer.from(text, 'utf8');
-    if (bytes.byteLength < this.settings.textThresholdBytes) return parts;
-    if (bytes.byteLength > this.settings.maxArtifactBytes) {
+  /**
+   * A text part at part `index`: held inline while the artifact's text is below the threshold;
+   * once it reaches it, what was held and every later part go to the text's session (at their
+   * offsets: a replay skips what the session holds), and the part becomes a placeholder with the
+   * end of its text.
+   */
+  private async takeText(
+    artifact: Artifact,
+    state: ArtifactState,
+    index: number,
+    part: Extract<Part, { text: string }>,
+  ): Promise<Part> {
+    const text = state.text;
+    if (text.bytes === 0 && text.inline.length === 0) text.mediaType = part.mediaType || 'text/plain';
+    const chunk = textChunkOf(part)!;
+    if (!text.session && text.bytes + chunk.size < this.settings.textThresholdBytes) {
+      // Below the threshold a spilled text (from an event read as it arrived) is read back: it is small.
+      const inline = chunk.spilled ? { ...withoutSpill(part), text: await readText(chunk, 0) } : part;
+      text.inline.push(inline.text);
+      text.bytes += chunk.size;
+      state.slots[index] = undefined;
+      return inline;
+    }
+    if (text.bytes + chunk.size > this.settings.maxArtifactBytes) {
       throw ApplicationFailure.nonRetryable(
-        `Agent "${agentLabel(this.scope.agent)}" sent ${formatBytes(bytes.byteLength)} of text in artifact "${(artifact.name || artifact.artifactId).slice(0, 100)}", more than the ${formatBytes(this.settings.maxArtifactBytes)} one artifact may hold here (A2A_MAX_ARTIFACT_BYTES).`,
+        `Agent "${agentLabel(this.scope.agent)}" sent more than ${formatBytes(this.settings.maxArtifactBytes)} of text in artifact "${(artifact.name || artifact.artifactId).slice(0, 100)}", the most one artifact may hold here (A2A_MAX_ARTIFACT_BYTES).`,
         FailureType.resultTooLarge,
       );
     }
-    const first = parts.find((part) => 'text' in part && !isOurs(part));
-    const mediaType = first?.mediaType || 'text/plain';
-    const blob = await this.settings.store.put(bytes, {
+    const held = text.session ? [] : text.inline.map((piece) => Buffer.from(piece, 'utf8'));
+    const session = (text.session ??= await this.settings.store.appendSession(this.sessionId(state, 'text'), {
       reference: this.scope.reference,
-      signal: Context.current().cancellationSignal,
-    });
-    const ref: ArtifactRef = { name: artifact.name || artifact.artifactId, mediaType, ...blob };
-    const stored: Part = { text: '', mediaType, metadata: { [ARTIFACT_REF_KEY]: ref } };
-    // The stored text takes the place of the first text part; the other parts keep their order.
-    const out: Part[] = [];
-    for (const part of parts) {
-      if (!('text' in part) || isOurs(part)) out.push(part);
-      else if (part === first) out.push(stored);
+    }));
+    const signal = Context.current().cancellationSignal;
+    let at = 0;
+    for (const piece of held) {
+      await session.append(at, piece, { signal });
+      at += piece.byteLength;
     }
-    return out;
+    text.inline = [];
+    const slot: Placeholder = { file: -1, start: text.bytes, size: chunk.size, sha: chunk.sha };
+    await this.appendChunk(session, slot, chunk);
+    text.bytes += chunk.size;
+    state.slots[index] = slot;
+    return {
+      ...placeholderPart(part, slot),
+      text: chunk.spilled ? await tailOf(chunk) : copyOf(part.text.slice(-TEXT_TAIL_CHARS)),
+    };
+  }
+
+  /** The artifact's stored text as one part with its reference (a running round's too: its text so far). */
+  private async sealText(artifact: Artifact, state: ArtifactState): Promise<Part> {
+    const text = state.text;
+    const blob = await text.session!.finalize({ signal: Context.current().cancellationSignal });
+    if (blob.size !== text.bytes) {
+      throw new Error(
+        `The stored text of "${artifact.artifactId}" holds ${blob.size} bytes where ${text.bytes} were written.`,
+      );
+    }
+    const ref: ArtifactRef = { name: artifact.name || artifact.artifactId, mediaType: text.mediaType, ...blob };
+    return { text: '', mediaType: text.mediaType, metadata: { [ARTIFACT_REF_KEY]: ref } };
   }
 
   /** Drops what the artifact's sessions hold and forgets it. */
@@ -324,6 +395,7 @@ export class ArtifactSpool {
         (await this.settings.store.appendSession(this.sessionId(state, index), { reference: this.scope.reference }));
       await session.abort();
     }
+    await state.text.session?.abort();
     this.artifacts.delete(state.artifactId);
   }
 }
@@ -347,13 +419,10 @@ function cleanMetadata(metadata: Record<string, unknown> | undefined): Record<st
   return Object.keys(kept).length ? kept : undefined;
 }
 
-function isOurs(part: Part): boolean {
-  return Object.keys(part.metadata ?? {}).some((key) => key.startsWith(RESERVED_PREFIX));
-}
-
 function placeholderPart(part: Part, slot: Placeholder): Part {
   return {
-    text: '',
+    // A text's placeholder keeps the text's end (takeText reads a spilled one's).
+    text: slot.file === -1 && 'text' in part ? copyOf(part.text.slice(-TEXT_TAIL_CHARS)) : '',
     ...(part.filename ? { filename: part.filename } : {}),
     ...(part.mediaType ? { mediaType: part.mediaType } : {}),
     metadata: { [SPOOLED_KEY]: slot },
@@ -384,6 +453,45 @@ function chunkOf(part: Part): Chunk | undefined {
   if (spilled) return { size: spilled.size, sha: spilled.sha, pieces: (from) => spilled.read(from), spilled: true };
   const bytes = Buffer.from(part.raw, 'base64');
   return { size: bytes.byteLength, sha: shortSha(bytes), pieces: () => [bytes], spilled: false };
+}
+
+/** A text part's text as UTF-8: from its string, or spilled from an event too large to hold. */
+function textChunkOf(part: Part): Chunk | undefined {
+  if (!('text' in part)) return undefined;
+  const spilled = spilledBytesOf(part);
+  if (spilled) return { size: spilled.size, sha: spilled.sha, pieces: (from) => spilled.read(from), spilled: true };
+  const bytes = Buffer.from(part.text, 'utf8');
+  return { size: bytes.byteLength, sha: shortSha(bytes), pieces: () => [bytes], spilled: false };
+}
+
+async function readText(chunk: Chunk, from: number): Promise<string> {
+  const pieces: Uint8Array[] = [];
+  for await (const piece of chunk.pieces(from)) pieces.push(piece);
+  const bytes = Buffer.concat(pieces);
+  // Read from the middle of the text: skip the rest of a character cut in two.
+  let start = 0;
+  if (from > 0) while (start < bytes.length && (bytes[start]! & 0xc0) === 0x80) start++;
+  return bytes.toString('utf8', start);
+}
+
+/** The end of a spilled text, as a placeholder keeps it. */
+async function tailOf(chunk: Chunk): Promise<string> {
+  const text = await readText(chunk, Math.max(0, chunk.size - 4 * TEXT_TAIL_CHARS));
+  return copyOf(text.slice(-TEXT_TAIL_CHARS));
+}
+
+/** A flat copy of a string: a slice of a large string would keep all of it alive. */
+function copyOf(text: string): string {
+  return Buffer.from(text, 'utf8').toString('utf8');
+}
+
+/** The part without the spilled bytes attached to it (they are gone once the event is handled). */
+function withoutSpill<T extends Part>(part: T): T {
+  return Object.fromEntries(Object.entries(part)) as T;
+}
+
+function newText(): TextState {
+  return { bytes: 0, inline: [], mediaType: 'text/plain' };
 }
 
 function samePlaceholder(slot: Placeholder | undefined, bytes: Chunk | undefined): boolean {

@@ -17,7 +17,8 @@
  * base64), a number, boolean or null 8, so measuring costs the number of values, not their bytes.
  * File parts go to the blob store as they arrive (activities/artifact-spool.ts): what history
  * keeps of them is a small placeholder counted here, and their bytes count against a second,
- * larger budget of the same kind (`maxDelegationStoredBytes`, 1 GiB by default).
+ * larger budget of the same kind (`maxDelegationStoredBytes`, 1 GiB by default). A large text
+ * goes to the store too, but counts here as the text it is.
  */
 import { ResponseTooLargeError } from '../a2a/errors.js';
 import type { Part } from '../a2a/index.js';
@@ -88,11 +89,22 @@ export class ByteBudget {
   }
 }
 
-/** The size of a part or a message's parts, as the budget counts it. */
+/** Our placeholder for a chunk the spool stored (activities/artifact-spool.ts). */
+export const SPOOLED_KEY = 'a2aTemporal.spooled';
+
+/**
+ * The size of a part or a message's parts, as the budget counts it. A text the spool stored
+ * counts as the text it stands for: text is content the delegation holds, wherever it is kept.
+ */
 export function partsBytes(parts: readonly Part[] | undefined): number {
   let total = 0;
-  for (const part of parts ?? []) total += valueBytes(part);
+  for (const part of parts ?? []) total += valueBytes(part) + storedTextBytes(part);
   return total;
+}
+
+function storedTextBytes(part: Part): number {
+  const slot = part.metadata?.[SPOOLED_KEY] as { file?: unknown; size?: unknown } | undefined;
+  return slot?.file === -1 && typeof slot.size === 'number' ? slot.size : 0;
 }
 
 /** Deepest nesting measured (the values were read within the JSON depth cap anyway). */

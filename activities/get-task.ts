@@ -29,7 +29,11 @@ export async function getTask(deps: ActivityDeps, input: GetTaskInput): Promise<
       const view = new TaskView(input.taskId, undefined, taskViewOptions(deps, input.agent, { expect }));
       const signal = Context.current().cancellationSignal;
       const fileBytes = deps.artifacts
-        ? { maxBytes: deps.artifacts.maxStoredBytes, fromBytes: READ_AS_IT_ARRIVES_BYTES }
+        ? {
+            maxBytes: deps.artifacts.maxStoredBytes,
+            maxTextBytes: view.budget.max,
+            fromBytes: READ_AS_IT_ARRIVES_BYTES,
+          }
         : undefined;
       return withTaskRead(client, { id: input.taskId, historyLength: 0 }, { signal }, fileBytes, async (task) => {
         const phase = phaseOf(task.status, input.handled);

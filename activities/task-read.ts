@@ -18,7 +18,7 @@ export async function withTaskRead<T>(
   client: A2AClient,
   params: GetTaskParams,
   options: Omit<CallOptions, 'fileBytes'>,
-  fileBytes: { maxBytes: number; fromBytes: number } | undefined,
+  fileBytes: Omit<NonNullable<CallOptions['fileBytes']>, 'onSpilled'> | undefined,
   use: (task: Task) => Promise<T>,
 ): Promise<T> {
   const disposals: (() => void)[] = [];

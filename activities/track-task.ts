@@ -157,7 +157,7 @@ export interface Follower {
   /** Aborted when the round ends early to tell the workflow that the agent went silent, or answers again. */
   early: AbortSignal;
   /** Streams and GetTask read an answer too large to hold as it arrives when its size is file bytes going to the store (a resumed snapshot, a task's files). */
-  fileBytes?: { maxBytes: number; fromBytes: number };
+  fileBytes?: { maxBytes: number; maxTextBytes: number; fromBytes: number };
 }
 
 /**
@@ -191,7 +191,13 @@ export function followerOf(
     setTimeout(endIfChanged, Math.max(0, started + EARLY_END_AFTER_MS - Date.now())).unref();
   });
   const fileBytes = deps.artifacts
-    ? { fileBytes: { maxBytes: deps.artifacts.maxStoredBytes, fromBytes: READ_AS_IT_ARRIVES_BYTES } }
+    ? {
+        fileBytes: {
+          maxBytes: deps.artifacts.maxStoredBytes,
+          maxTextBytes: view.budget.max,
+          fromBytes: READ_AS_IT_ARRIVES_BYTES,
+        },
+      }
     : {};
   return {
     client,

@@ -137,6 +137,17 @@ export function blobStoreContract(name: string, open: () => Promise<BlobStore>):
       expect(await (await store.appendSession('stale')).held()).toBe(0);
       expect(await keys(store)).toEqual([empty.key]);
     });
+
+    it('keeps the blob of a session aborted after it was finalized, and forgets the session', async () => {
+      // A round that ends while the task runs finalizes its text so far, then drops its sessions.
+      const store = await open();
+      const session = await store.appendSession('sealed');
+      await session.append(0, bytes(3000, 7));
+      const blob = await session.finalize();
+      await session.abort();
+      expect(await readBlob(store, blob.key)).toEqual(bytes(3000, 7));
+      expect(await (await store.appendSession('sealed')).held()).toBe(0);
+    });
   });
 }
 

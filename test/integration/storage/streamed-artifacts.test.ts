@@ -13,6 +13,10 @@
  * The stream case sends 6 MB in `npm test`; `npm run test:large-file` runs it with 200 MB
  * (`A2A_TEST_FILE_MB` sizes it). Poll and push send 12 MB, so their GetTask bodies (16 MB of
  * JSON) pass the 8 MiB body cap and are read as they arrive.
+ *
+ * Text goes the same way: a 40 MB log in 1 MB text parts (200 MB in `test:large-file`), to a worker
+ * whose heap is capped at 256 MB (the agent's byte budget raised past the text in its agents-file
+ * entry, since text counts against it wherever it is kept).
  */
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -111,6 +115,39 @@ function chunkFrame(task: WireTask, i: number): Frame {
   };
 }
 
+/**
+ * A text artifact past the delegation's byte budget (32 MiB): 40 MB of log lines in 1 MB text
+ * parts, which only the store can hold.
+ */
+const TEXT_HEAP_MB = 256;
+const TEXT = (() => {
+  const chunks = Math.max(40, Number(process.env.A2A_TEST_FILE_MB ?? 0));
+  const chunk = (i: number) => {
+    const lines: string[] = [];
+    for (let n = 0, length = 0; length < CHUNK; n++) {
+      const line = `${String(i).padStart(2, '0')}:${String(n).padStart(6, '0')} deploy payment-service step ok\n`;
+      lines.push(line);
+      length += line.length;
+    }
+    return lines.join('').slice(0, CHUNK);
+  };
+  const hash = createHash('sha256');
+  for (let i = 0; i < chunks; i++) hash.update(chunk(i));
+  return { chunks, chunk, size: chunks * CHUNK, sha: hash.digest('hex') };
+})();
+
+function textFrame(task: WireTask, i: number): Frame {
+  return {
+    artifactUpdate: {
+      taskId: task.id,
+      contextId: task.contextId,
+      artifact: { artifactId: 'log', name: 'deploy.log', parts: [{ text: TEXT.chunk(i), mediaType: 'text/plain' }] },
+      ...(i > 0 ? { append: true } : {}),
+      ...(i === TEXT.chunks - 1 ? { lastChunk: true } : {}),
+    },
+  };
+}
+
 /** The agent's task gains chunk `i` (as an SDK's task store does when it emits the event). */
 function record(task: WireTask, i: number): void {
   const parts = (task.artifacts ??= [{ artifactId: 'release', name: 'Release archive', parts: [] }])[0]!
@@ -146,6 +183,15 @@ beforeAll(async () => {
         pushNotifications: true,
         intercept(call, control) {
           const message = call.params.message as { parts?: Array<{ text?: string }> } | undefined;
+          if (call.operation === 'SendStreamingMessage' && message?.parts?.[0]?.text === 'text') {
+            const task = control.createTask(call.params.message as Record<string, unknown>);
+            control.apply(task.id, [{ state: 'TASK_STATE_WORKING' }]);
+            return stream(async (_res, send) => {
+              await send({ task: structuredClone(task) });
+              for (let i = 0; i < TEXT.chunks; i++) await send(textFrame(task, i));
+              await send(complete(control, task));
+            });
+          }
           if (call.operation === 'SendStreamingMessage') {
             const task = control.createTask(call.params.message as Record<string, unknown>);
             control.apply(task.id, [{ state: 'TASK_STATE_WORKING' }]);
@@ -229,15 +275,19 @@ async function historyPayloadSizes(handle: WorkflowHandle): Promise<number[]> {
   return sizes;
 }
 
-/** The stored file of the delegation's result, checked: byte-identical, one copy in the store. */
-async function expectStoredFile(handle: WorkflowHandle, result: DelegateResult, file: SentFile): Promise<string> {
+/** The stored file of the delegation's result, checked: byte-identical, one copy in the store, history small. */
+async function expectStoredFile(
+  handle: WorkflowHandle,
+  result: DelegateResult,
+  file: { size: number; sha: string },
+  named = { name: 'release.tar', mediaType: 'application/x-tar' },
+): Promise<string> {
   expect(result.state).toBe('TASK_STATE_COMPLETED');
   const parts = result.artifacts.flatMap((a) => a.parts);
   expect(parts).toHaveLength(1);
   const ref = artifactRefOf(parts[0]!)!;
   expect(ref).toEqual({
-    name: 'release.tar',
-    mediaType: 'application/x-tar',
+    ...named,
     size: file.size,
     sha256: file.sha,
     key: `sha256:${file.sha}`,
@@ -338,6 +388,34 @@ describe('files streamed to the blob store as they arrive', () => {
   it('stream mode: a worker SIGKILLed mid-file is replaced, and the file is stored once, byte-identical', async () => {
     await killedMidFile('stream', halfStored);
   }, 300_000);
+
+  it('stream mode: a text artifact larger than the worker may hold in memory is stored as it arrives', async () => {
+    const client = await temporal.client();
+    const taskQueue = uniqueTaskQueue('text-stream');
+    // Its heap capped below the text's size: text held anywhere would end it out of memory.
+    const worker = await spawnWorkerProcess(
+      taskQueue,
+      // Text counts against the delegation's byte budget (32 MiB): this agent's is raised for its logs.
+      { agents: { files: { url: agent.baseUrl, maxDelegationBytes: 2 * TEXT.size } } },
+      { ...storeEnv, NODE_OPTIONS: `--max-old-space-size=${TEXT_HEAP_MB}` },
+    );
+    try {
+      const memory = watchMemory(worker);
+      const handle = await startDelegate(client, taskQueue, { agent: 'files', text: 'text', mode: 'stream' });
+      const result = (await handle.result()) as DelegateResult;
+      const { idle, peak } = memory.stop();
+      const figures = await expectStoredFile(handle, result, TEXT, { name: 'deploy.log', mediaType: 'text/plain' });
+      console.log(
+        `text ${TEXT.size / CHUNK} MB in 1 MB parts: worker RSS idle ${MB(idle)}, peak ${MB(peak)} (+${MB(peak - idle)}); ${figures}`,
+      );
+      expect(peak - idle).toBeLessThan(RSS_HEADROOM);
+    } catch (error) {
+      console.log(`the worker's output:\n${worker.output().slice(-20_000)}`);
+      throw error;
+    } finally {
+      await worker.kill('SIGKILL');
+    }
+  }, 120_000);
 
   it('poll mode: a worker SIGKILLed mid-file is replaced, and the file is stored once, byte-identical', async () => {
     await killedMidFile('poll', halfStored);

@@ -17,9 +17,11 @@ afterEach(() => {
   for (const reader of made.splice(0)) reader.dispose();
 });
 
-function reader(maxBytes = 1 << 20): StreamedEventReader {
+function reader(maxBytes = 1 << 20, maxTextBytes = 1 << 20): StreamedEventReader {
   const r = new StreamedEventReader({
     maxBytes,
+    maxTextBytes,
+    tooMuchText: () => new ResponseTooLargeError({ limit: 'maxDelegationBytes', max: maxTextBytes }),
     maxRemainderBytes: CAP,
     maxDepth: 16,
     tooLarge: () => new ResponseTooLargeError({ limit: 'maxDelegationStoredBytes', max: maxBytes }),
@@ -81,20 +83,27 @@ const snapshot = {
 };
 
 describe('an oversized stream event read as it arrives', () => {
-  it('spills file bytes and assembles the rest exactly, whatever the chunk boundaries', async () => {
-    const text = `event: message\ndata: ${JSON.stringify(snapshot)}\n\n`;
+  it('spills file bytes and text and assembles the rest exactly, whatever the chunk boundaries', async () => {
+    // The text's emoji also as JSON escapes (a surrogate pair the tokenizer unescapes one half at a time).
+    const json = JSON.stringify(snapshot).replace('\ud83d\ude00', '\\ud83d\\ude00');
+    expect(JSON.parse(json)).toEqual(snapshot);
+    const text = `event: message\ndata: ${json}\n\n`;
+    const utf8 = Buffer.from(snapshot.task.artifacts[0]!.parts[1]!.text!, 'utf8');
     for (const size of [1, 2, 3, 5, 7, 64, 1000, text.length]) {
       const [event] = await events(text, size);
       const { json, spill } = event!.streamed as StreamedEvent;
       const expected = structuredClone(snapshot);
       expected.task.artifacts[0]!.parts[0]!.raw = '';
+      expected.task.artifacts[0]!.parts[1]!.text = '';
       expected.task.artifacts[0]!.parts[2]!.raw = '';
       expect(json, `pieces of ${size}`).toEqual(expected);
       const task = (json as typeof snapshot).task;
       spill.attach(task as never);
-      const [first, , third] = task.artifacts[0]!.parts as Part[];
+      const [first, second, third] = task.artifacts[0]!.parts as Part[];
       expect(spilledBytesOf(first!)).toMatchObject({ size: a.length, sha: shortSha(a) });
       expect(await bytesOf(spilledBytesOf(first!)!)).toEqual(a);
+      expect(spilledBytesOf(second!), `pieces of ${size}`).toMatchObject({ size: utf8.length, sha: shortSha(utf8) });
+      expect(await bytesOf(spilledBytesOf(second!)!)).toEqual(utf8);
       expect(await bytesOf(spilledBytesOf(third!)!)).toEqual(b);
       expect(JSON.stringify(task)).not.toContain('spilled');
     }
@@ -134,11 +143,7 @@ describe('an oversized stream event read as it arrives', () => {
     const rpc = { jsonrpc: '2.0', id: 2, result: { task: snapshot.task } };
     const [again] = await events(`data: ${JSON.stringify(rpc)}\n\n`, 100);
     const parts = ((again!.streamed as StreamedEvent).json as typeof rpc).result.task.artifacts[0]!.parts;
-    expect(parts.map((p) => ('raw' in p ? p.raw : p.text))).toEqual([
-      '',
-      snapshot.task.artifacts[0]!.parts[1]!.text,
-      '',
-    ]);
+    expect(parts.map((p) => ('raw' in p ? p.raw : p.text))).toEqual(['', '', '']);
   });
 
   it('keeps the event cap on everything that is not file bytes', async () => {
@@ -155,6 +160,50 @@ describe('an oversized stream event read as it arrives', () => {
     await expect(events(`data: ${'x'.repeat(CAP * 3)}\n\n`, 50)).rejects.toMatchObject({ limit: 'maxSseEventBytes' });
     // Whitespace counts.
     await expect(events(`data: {${' '.repeat(CAP * 2)}\n\n`, 50)).rejects.toMatchObject({ limit: 'maxSseEventBytes' });
+  });
+
+  it("bounds an artifact's text by the delegation's byte budget, or by the event cap when none is given", async () => {
+    const log = (chars: number) => ({
+      artifactUpdate: {
+        taskId: 'T',
+        contextId: 'C',
+        artifact: { artifactId: 'log', parts: [{ text: 'y'.repeat(chars) }] },
+      },
+    });
+    const readWith = async (maxTextBytes: number | undefined, chars: number) => {
+      const options = {
+        maxLineBytes: CAP,
+        maxEventBytes: CAP,
+        oversized: () => {
+          const r = new StreamedEventReader({
+            maxBytes: 1 << 20,
+            maxRemainderBytes: CAP,
+            maxDepth: 16,
+            ...(maxTextBytes !== undefined
+              ? {
+                  maxTextBytes,
+                  tooMuchText: () => new ResponseTooLargeError({ limit: 'maxDelegationBytes', max: maxTextBytes }),
+                }
+              : {}),
+            tooLarge: () => new ResponseTooLargeError({ limit: 'maxDelegationStoredBytes', max: 1 << 20 }),
+            tooLargeEvent: () => new ResponseTooLargeError({ limit: 'maxSseEventBytes', max: CAP }),
+            invalid: (problem) => new InvalidResponseError(problem, {}),
+            notJson: () => new InvalidResponseError('not JSON', {}),
+          });
+          made.push(r);
+          return r;
+        },
+      };
+      const out: SseEvent[] = [];
+      for await (const event of readSseEvents(cut(`data: ${JSON.stringify(log(chars))}\n\n`, 100), options))
+        out.push(event);
+      return out;
+    };
+    const [spilled] = await readWith(CAP * 8, CAP * 4);
+    expect((spilled!.streamed as StreamedEvent).json).toEqual(log(0));
+    await expect(readWith(CAP * 8, CAP * 9)).rejects.toMatchObject({ limit: 'maxDelegationBytes' });
+    // Without a budget for text (a stream with no store), text is held and counts as the rest.
+    await expect(readWith(undefined, CAP * 4)).rejects.toMatchObject({ limit: 'maxSseEventBytes' });
   });
 
   it('refuses hostile shapes with typed failures', async () => {

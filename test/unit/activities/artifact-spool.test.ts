@@ -176,6 +176,108 @@ describe('ArtifactSpool: file parts to the blob store as they arrive', () => {
     expect(outcome.artifacts[1]!.parts).toEqual([{ text: 'short' }]);
   });
 
+  it('streams a text artifact to the store once it reaches the threshold: the view keeps its end, the result one reference', async () => {
+    // Multi-byte text (é, €, 🚀) cut between characters: offsets are UTF-8 bytes.
+    const line = (i: number) => `${i}: déploiement € 🚀 payment-service\n`;
+    const pieces = Array.from({ length: 40 }, (_, c) =>
+      Array.from({ length: 1000 }, (_, i) => line(c * 1000 + i)).join(''),
+    );
+    const whole = pieces.join('');
+    const textEvent = (i: number): StreamResponse =>
+      ({
+        artifactUpdate: {
+          taskId: 't1',
+          contextId: 'c1',
+          append: i > 0,
+          lastChunk: i === pieces.length - 1,
+          artifact: { artifactId: 'log', name: 'deploy.log', parts: [{ text: pieces[i], mediaType: 'text/x-log' }] },
+        },
+      }) as StreamResponse;
+    const outcome = await asActivity(async () => {
+      const view = viewWith();
+      await view.take({ task: task() }, true);
+      for (let i = 0; i < pieces.length; i++) {
+        await view.take(textEvent(i));
+        const sent = pieces.slice(0, i + 1).join('');
+        // In the store from the chunk that reaches the threshold on, all of it (held text first).
+        expect(await heldBytes()).toBe(Buffer.byteLength(sent) >= 64 * 1024 ? Buffer.byteLength(sent) : 0);
+        expect(view.progress().artifacts[0]!.text).toBe(sent.slice(-16_384));
+      }
+      // What the view holds in memory is what came below the threshold and the placeholders' ends
+      // (16 KiB each, with their metadata), not the text (1.9 MB); the budget counts the text.
+      const held = JSON.stringify(view.artifacts.artifacts).length;
+      expect(held).toBeLessThan(64 * 1024 + pieces.length * (16_384 + 200));
+      expect(held).toBeLessThan(Buffer.byteLength(whole) / 2);
+      expect(view.budget.used).toBeGreaterThanOrEqual(Buffer.byteLength(whole));
+      await view.take(completed);
+      return view.result('completed');
+    });
+    expect(outcome.artifacts[0]!.parts).toHaveLength(1);
+    const ref = artifactRefOf(outcome.artifacts[0]!.parts[0]!)!;
+    expect(ref).toMatchObject({ name: 'deploy.log', mediaType: 'text/x-log', size: Buffer.byteLength(whole) });
+    expect((await readBlob(store, ref.key)).toString('utf8')).toBe(whole);
+    expect(await blobs()).toEqual([ref.key]);
+    expect(JSON.stringify(outcome).length).toBeLessThan(1024);
+  });
+
+  it('resumes a text artifact after a worker was killed: the snapshot replays it and the store holds one copy', async () => {
+    const pieces = Array.from({ length: 8 }, (_, i) => `chunk ${i} `.repeat(4000));
+    const textUpdate = (i: number): StreamResponse =>
+      ({
+        artifactUpdate: {
+          taskId: 't1',
+          contextId: 'c1',
+          append: i > 0,
+          artifact: { artifactId: 'log', name: 'build.log', parts: [{ text: pieces[i] }] },
+        },
+      }) as StreamResponse;
+    await asActivity(async () => {
+      const view = viewWith();
+      await view.take({ task: task() }, true);
+      for (let i = 0; i < 5; i++) await view.take(textUpdate(i));
+    });
+    expect(await heldBytes()).toBe(pieces.slice(0, 5).join('').length);
+    const outcome = await asActivity(async () => {
+      const view = viewWith();
+      const soFar = pieces.slice(0, 6).map((text) => ({ text }));
+      await view.take({ task: task([{ artifactId: 'log', name: 'build.log', parts: soFar }]) }, true);
+      for (let i = 6; i < pieces.length; i++) await view.take(textUpdate(i));
+      await view.take(completed);
+      return view.result('completed');
+    });
+    const ref = artifactRefOf(outcome.artifacts[0]!.parts[0]!)!;
+    expect((await readBlob(store, ref.key)).toString()).toBe(pieces.join(''));
+    expect(await blobs()).toEqual([ref.key]);
+  });
+
+  it('keeps text and files of one artifact apart: the text is one reference, each file another, in their order', async () => {
+    const long = 'x'.repeat(70_000);
+    const outcome = await asActivity(async () => {
+      const view = viewWith();
+      const artifacts = [
+        {
+          artifactId: 'mixed',
+          name: 'report',
+          parts: [
+            { text: 'intro ' },
+            { raw: chunks[0]!.toString('base64'), filename: 'a.bin' },
+            { text: long },
+            { raw: chunks[1]!.toString('base64'), filename: 'b.bin' },
+          ],
+        },
+      ];
+      await view.take({ task: task(artifacts as Task['artifacts'], 'TASK_STATE_COMPLETED') }, true);
+      return view.result('completed');
+    });
+    const refs = outcome.artifacts[0]!.parts.map((part) => artifactRefOf(part)!);
+    expect(refs.map((ref) => [ref.name, ref.size])).toEqual([
+      ['report', 6 + long.length],
+      ['a.bin', CHUNK],
+      ['b.bin', CHUNK],
+    ]);
+    expect((await readBlob(store, refs[0]!.key)).toString()).toBe(`intro ${long}`);
+  });
+
   it('a round that ends while the file still arrives shows its name and size so far, and drops its session', async () => {
     const outcome: TrackOutcome = await asActivity(async () => {
       const view = viewWith();
@@ -242,6 +344,24 @@ describe('ArtifactSpool: file parts to the blob store as they arrive', () => {
     expect(overCap).toBeInstanceOf(ApplicationFailure);
     expect(overCap).toMatchObject({ type: 'A2A_RESULT_TOO_LARGE', nonRetryable: true });
     expect((overCap as Error).message).toMatch(/^Agent "files" sent more than 262145 bytes for the file "app.tar"/);
+
+    const textOverCap = await asActivity(async () => {
+      const view = viewWith({ maxArtifactBytes: 100_000 });
+      await view.take({ task: task() }, true);
+      const update = (append: boolean): StreamResponse =>
+        ({
+          artifactUpdate: {
+            taskId: 't1',
+            contextId: 'c1',
+            append,
+            artifact: { artifactId: 'log', name: 'build.log', parts: [{ text: 'y'.repeat(60_000) }] },
+          },
+        }) as StreamResponse;
+      await view.take(update(false));
+      return view.take(update(true)).catch((err: unknown) => err);
+    });
+    expect(textOverCap).toMatchObject({ type: 'A2A_RESULT_TOO_LARGE', nonRetryable: true });
+    expect((textOverCap as Error).message).toMatch(/^Agent "files" sent more than .* of text in artifact "build.log"/);
   });
 });
 

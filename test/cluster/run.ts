@@ -172,6 +172,8 @@ try {
     A2A_TEST_TEMPORAL_ADDRESS: server.address,
     ...(uiServer ? { A2A_TEMPORAL_UI_URL: uiServer.url } : {}),
     A2A_TEST_CLUSTER: stateFile,
+    // npm test resumes a 200 MB file; on the S3 store a 6 MB one takes the same paths.
+    A2A_TEST_FILE_MB: process.env.A2A_TEST_FILE_MB ?? '6',
     ...s3.env,
   };
   const suite = only === 'cluster' ? 0 : await step('integration suite', () => vitest('integration', env), exitNote);

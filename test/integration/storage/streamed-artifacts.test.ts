@@ -10,11 +10,11 @@
  * new worker's resident memory stays within 150 MB of what it held idle (VmRSS when ready, then
  * its peak, VmHWM reset at that moment).
  *
- * The stream case sends 6 MB in `npm test`; `npm run test:large-file` runs it with 200 MB
- * (`A2A_TEST_FILE_MB` sizes it). Poll and push send 12 MB, so their GetTask bodies (16 MB of
- * JSON) pass the 8 MiB body cap and are read as they arrive.
+ * The stream case sends 200 MB (`A2A_TEST_FILE_MB` sizes it; `npm run test:cluster` sends 6 MB to
+ * its S3 store). Poll and push send 12 MB, so their GetTask bodies (16 MB of JSON) pass the 8 MiB
+ * body cap and are read as they arrive.
  *
- * Text goes the same way: a 40 MB log in 1 MB text parts (200 MB in `test:large-file`), to a worker
+ * Text goes the same way: a 40 MB log in 1 MB text parts (`A2A_TEST_TEXT_MB`), to a worker
  * whose heap is capped at 256 MB (the agent's byte budget raised past the text in its agents-file
  * entry, since text counts against it wherever it is kept).
  */
@@ -70,10 +70,10 @@ function sentFile(megabytes: number): SentFile {
   };
 }
 
-/** Stream: 6 MB (A2A_TEST_FILE_MB); poll and push: 12 MB, a GetTask body past the 8 MiB cap. */
+/** Stream: 200 MB (A2A_TEST_FILE_MB); poll and push: 12 MB, a GetTask body past the 8 MiB cap. */
 const GET_TASK_FILE = sentFile(12);
 const FILES: Record<Mode, SentFile> = {
-  stream: sentFile(Number(process.env.A2A_TEST_FILE_MB ?? 6)),
+  stream: sentFile(Number(process.env.A2A_TEST_FILE_MB ?? 200)),
   poll: GET_TASK_FILE,
   push: GET_TASK_FILE,
 };
@@ -121,7 +121,7 @@ function chunkFrame(task: WireTask, i: number): Frame {
  */
 const TEXT_HEAP_MB = 256;
 const TEXT = (() => {
-  const chunks = Math.max(40, Number(process.env.A2A_TEST_FILE_MB ?? 0));
+  const chunks = Number(process.env.A2A_TEST_TEXT_MB ?? 40);
   const chunk = (i: number) => {
     const lines: string[] = [];
     for (let n = 0, length = 0; length < CHUNK; n++) {

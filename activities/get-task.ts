@@ -1,4 +1,4 @@
-import { Context } from '@temporalio/activity';
+import { Context, log } from '@temporalio/activity';
 import type { AgentRef, StatusKey } from '../contract/delegation-types.js';
 import { clientFor, taskViewOptions, type ActivityDeps } from './deps.js';
 import { asActivity } from './failures.js';
@@ -6,6 +6,10 @@ import { withinPayloadLimit } from './payload-limit.js';
 import { phaseOf, TaskView, type TrackOutcome } from './task-outcome.js';
 import { whileHeartbeating } from './heartbeat.js';
 import { READ_AS_IT_ARRIVES_BYTES, withTaskRead } from './task-read.js';
+import { deletePushConfig, registerPushConfig } from './push-config.js';
+
+/** The phases after which the agent has nothing more to deliver about the task. */
+const ENDED: ReadonlySet<TrackOutcome['phase']> = new Set(['completed', 'failed', 'rejected', 'canceled']);
 
 export interface GetTaskInput {
   agent: AgentRef;
@@ -14,14 +18,40 @@ export interface GetTaskInput {
   handled?: StatusKey;
   /** The delegation's context: a task of another context is refused (no cross-talk). */
   contextId?: string;
+  /**
+   * Push mode's first read after a send: registers this push config for the task first, then
+   * reads, in that order (nothing the agent does between them is missed), in one activity task
+   * instead of two. A retry registers the same config id again, which replaces it.
+   */
+  register?: { configId: string };
+  /** Deletes this push config when the read finds the task ended: the delegation's last read gives it back itself. */
+  unregisterWhenEnded?: { configId: string };
 }
+
+/** A read, and whether it deleted the push config (`unregisterWhenEnded`). */
+export type GetTaskOutcome = TrackOutcome & { pushConfigDeleted?: true };
 
 /**
  * One `GetTask`: push mode's read of the authoritative state after a notification (or the
  * safety-net timer). Decides like the tracking activity does; a task still running comes back
  * without its artifacts, so each wake-up adds little to history (the decided read carries them).
  */
-export async function getTask(deps: ActivityDeps, input: GetTaskInput): Promise<TrackOutcome> {
+export async function getTask(deps: ActivityDeps, input: GetTaskInput): Promise<GetTaskOutcome> {
+  const config = (configId: string) => ({ agent: input.agent, taskId: input.taskId, configId });
+  if (input.register) await registerPushConfig(deps, config(input.register.configId));
+  const outcome = await readTask(deps, input);
+  if (!input.unregisterWhenEnded || !ENDED.has(outcome.phase)) return outcome;
+  try {
+    await deletePushConfig(deps, config(input.unregisterWhenEnded.configId));
+    return { ...outcome, pushConfigDeleted: true };
+  } catch (err) {
+    // The workflow deletes it in an activity of its own (with retries) when the delegation ends.
+    log.warn('could not delete the push config with the last read', { taskId: input.taskId, error: String(err) });
+    return outcome;
+  }
+}
+
+function readTask(deps: ActivityDeps, input: GetTaskInput): Promise<TrackOutcome> {
   return asActivity(input.agent.name, () =>
     whileHeartbeating(async () => {
       const client = await clientFor(deps, input.agent);

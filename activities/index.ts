@@ -18,7 +18,7 @@ import { cancelTask, type CancelTaskInput } from './cancel-task.js';
 import { AgentCardCache } from './card-cache.js';
 import { DEFAULT_LIMITS } from '../a2a/limits.js';
 import type { ActivityDeps } from './deps.js';
-import { getTask, type GetTaskInput } from './get-task.js';
+import { getTask, type GetTaskInput, type GetTaskOutcome } from './get-task.js';
 import { holdFiles, type HoldFilesInput } from './hold-files.js';
 import { deletePushConfig, registerPushConfig, type PushConfigInput, type PushRegistration } from './push-config.js';
 import { resolveAgent, type ResolveAgentInput } from './resolve-agent.js';
@@ -82,9 +82,9 @@ export interface DelegationActivities {
   'a2a.trackTask': (input: TrackTaskInput) => Promise<TrackOutcome>;
   /** Cancels the remote task. */
   'a2a.cancelTask': (input: CancelTaskInput) => Promise<Task | undefined>;
-  /** Reads the task once (push mode). */
-  'a2a.getTask': (input: GetTaskInput) => Promise<TrackOutcome>;
-  /** Registers the push config that makes the agent deliver to our webhook receiver. */
+  /** Reads the task once (push mode), registering or deleting its push config with the read when asked. */
+  'a2a.getTask': (input: GetTaskInput) => Promise<GetTaskOutcome>;
+  /** Registers the push config that makes the agent deliver to our webhook receiver (when no read follows the send; otherwise the read does). */
   'a2a.registerPushConfig': (input: PushConfigInput) => Promise<PushRegistration>;
   /** Deletes that push config (idempotent). */
   'a2a.deletePushConfig': (input: PushConfigInput) => Promise<void>;

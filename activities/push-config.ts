@@ -1,7 +1,8 @@
 /**
  * Push mode's config lifecycle at the agent: register the webhook for one task (with the
  * per-delegation credential, derived here from the receiver secret) and delete it when the task
- * ends. Neither the credential nor the secret leaves these activities.
+ * ends. Push mode's GetTask does both as part of a read when it can (see get-task.ts). Neither the
+ * credential nor the secret leaves these activities.
  */
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';

@@ -17,7 +17,7 @@ import { blobStorageOptions } from '../storage/temporal-storage.js';
  * follows the retried tracking activity waits this long for nobody. The bench's
  * `resume_after_kill_s` (time a delegation loses when its worker is SIGKILLed while the report
  * streams; heartbeat timeout 5 s) was 15.4 s with 10 s and 6.1 s with 1 s. A task taken by
- * another worker costs a replay of the delegation's short history (27-61 events, by mode).
+ * another worker costs a replay of the delegation's short history (25-48 events, by mode).
  */
 export const STICKY_QUEUE_TIMEOUT = '1 second';
 

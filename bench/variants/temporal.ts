@@ -5,9 +5,9 @@
  */
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { artifactText, type Artifact } from '../../a2a/index.js';
-import { answerSignal } from '../../contract/index.js';
+import { A2A_AGENT, answerSignal } from '../../contract/index.js';
 import type { AnswerDelivery } from '../delivery/answer-delivery.js';
-import { ANSWER_TEXT, delegationInput, NO_DELAY, REPORT_MARKER, type RemoteDelays } from '../scenario.js';
+import { AGENT_NAME, ANSWER_TEXT, delegationInput, NO_DELAY, REPORT_MARKER, type RemoteDelays } from '../scenario.js';
 import { workflowOf, type TemporalVariant } from './variant.js';
 
 export interface TemporalRun {
@@ -29,6 +29,8 @@ export function startDelegation(
     taskQueue: run.taskQueue,
     workflowId: `bench-${variant}-${process.pid}-${++sequence}`,
     args: [delegationInput(mode, delays)],
+    // As `a2a-temporal delegate` starts one: the agent known at start costs the workflow no upsert.
+    typedSearchAttributes: [{ key: A2A_AGENT, value: AGENT_NAME }],
   });
 }
 

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { truncateBytes } from '../../contract/text.js';
 import { A2A_AGENT, type DelegateInput } from '../../contract/index.js';
+import { agentLabel } from '../../contract/telemetry.js';
 import { usageError } from '../cli-error.js';
 import { uiLine, withConnectionOptions, withContext, workflowUrl, type GlobalOptions } from '../context.js';
 import { follow } from '../follow.js';
@@ -84,7 +85,8 @@ export function registerDelegateCommand(program: Command): void {
           taskQueue,
           args: [input],
           staticSummary: truncateBytes(`Delegate to ${opts.agent}: ${text}`, 200),
-          typedSearchAttributes: [{ key: A2A_AGENT, value: opts.agent }],
+          // As the workflow shows it (no user info or query of a URL); set here, it costs no upsert.
+          typedSearchAttributes: [{ key: A2A_AGENT, value: agentLabel(opts.agent) }],
         });
         const uiUrl = workflowUrl(context, workflowId);
         if (opts.json) console.log(JSON.stringify({ workflowId, uiUrl }));

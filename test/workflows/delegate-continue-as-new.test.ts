@@ -106,9 +106,10 @@ describe('delegate across continue-as-new', () => {
     const { handle, agent } = await temporal.start('delegate', { ...request, mode: 'push' }, [
       { call: 'a2a.resolveAgent', answer: resolved('push') },
       { call: 'a2a.sendMessage', answer: sent() },
-      { call: 'a2a.registerPushConfig', answer: (input) => ({ configId: input.configId }) },
+      // The first read registers the config.
       { call: 'a2a.getTask', answer: outcome('running') },
-      // The next run reads the task at once.
+      // The next run reads the task at once; this read does not say it deleted the config, so
+      // the delegation deletes it in an activity of its own.
       { call: 'a2a.getTask', answer: outcome('completed') },
       { call: 'a2a.deletePushConfig', answer: undefined },
     ]);
@@ -117,11 +118,13 @@ describe('delegate across continue-as-new', () => {
     const resume = await floodUntilContinued(handle, () =>
       handle.signal(taskUpdatedSignal, { taskId: 'another-task', kind: 'statusUpdate' }),
     );
-    const configId = agent.inputsOf('a2a.registerPushConfig')[0]!.configId;
+    const configId = agent.inputsOf('a2a.getTask')[0]!.register!.configId;
     expect(resume).toMatchObject({ taskId: TASK_ID, pushConfigId: configId });
     // Each read names the delegation's context: a task of another conversation is refused.
     expect(agent.inputsOf('a2a.getTask')[0]).toMatchObject({ taskId: TASK_ID, contextId: CONTEXT_ID });
     expect(await handle.result()).toMatchObject({ state: 'TASK_STATE_COMPLETED' });
+    expect(agent.inputsOf('a2a.getTask')[1]).toMatchObject({ unregisterWhenEnded: { configId } });
+    expect(agent.inputsOf('a2a.getTask')[1]).not.toHaveProperty('register');
     expect(agent.inputsOf('a2a.deletePushConfig')).toEqual([expect.objectContaining({ taskId: TASK_ID, configId })]);
     agent.expectPlayed();
   });

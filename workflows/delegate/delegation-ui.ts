@@ -19,6 +19,13 @@ import { A2A_AGENT, A2A_TASK_ID, A2A_TASK_STATE } from '../../contract/search-at
 import { markdownCode, markdownInline, markdownLines } from '../markdown-text.js';
 import type { Carry } from './carry.js';
 
+/** The search attributes a delegation publishes, as last upserted (or wanted). */
+interface Shown {
+  agent?: string;
+  taskId?: string;
+  state?: string;
+}
+
 const FINAL_PHASES = new Set(['completed', 'failed', 'canceled']);
 /** The most characters of an artifact's text the details quote; the rest is in the result. */
 const TEXT_SHOWN = 1500;
@@ -26,18 +33,29 @@ const TEXT_SHOWN = 1500;
 const ARTIFACTS_SHOWN = 20;
 
 /**
- * Publishes `status`: search attributes (upserted only when they changed: each upsert is a
- * history event), the UI's current details, and — for a child delegation — a notice to the
- * parent when a question appears or goes away, the task id becomes known, or the delegation ends.
+ * Publishes `status`: search attributes, the UI's current details, and — for a child delegation
+ * — a notice to the parent when a question appears or goes away, the task id becomes known, or
+ * the delegation ends. Each upsert is a history event, so search attributes are upserted only
+ * when they differ from what the workflow already has (including what its starter set, e.g.
+ * `A2aAgent`), and at most once per activation: the changes of one activation (task adopted,
+ * working, question asked) go out together when its microtasks run.
  */
 export class DelegationPublisher {
-  private shown: { agent?: string; taskId?: string; state?: string };
+  private shown: Shown;
+  private wanted: Shown;
+  private flushing = false;
   private noticed = '';
   private sent: number;
 
-  /** `resume`: what a previous run of this delegation published (continue-as-new keeps search attributes; the parent keeps counting notices). */
-  constructor(resume?: Pick<ResumeState, 'taskId' | 'noticesSent'>) {
-    this.shown = resume ? { taskId: resume.taskId } : {};
+  /** `resume`: what a previous run of this delegation published (the parent keeps counting notices; continue-as-new keeps search attributes, read from `workflowInfo()`). */
+  constructor(resume?: Pick<ResumeState, 'noticesSent'>) {
+    const attributes = workflowInfo().typedSearchAttributes;
+    this.shown = {
+      agent: attributes.get(A2A_AGENT),
+      taskId: attributes.get(A2A_TASK_ID),
+      state: attributes.get(A2A_TASK_STATE),
+    };
+    this.wanted = this.shown;
     this.sent = resume?.noticesSent ?? 0;
   }
 
@@ -47,18 +65,28 @@ export class DelegationPublisher {
 
   publish(status: DelegationStatus): void {
     this.notifyParent(status);
-    const state = shownState(status);
-    const next = { agent: status.agent, taskId: status.taskId, state };
+    this.wanted = { agent: status.agent, taskId: status.taskId, state: shownState(status) };
+    if (!this.flushing) {
+      this.flushing = true;
+      // Runs before the activation completes (its microtasks all run first), after every
+      // transition of this activation, and before the command that ends the run.
+      void Promise.resolve().then(() => this.upsertChanged());
+    }
+    setCurrentDetails(delegationDetails(status, workflowInfo().workflowId));
+  }
+
+  private upsertChanged(): void {
+    this.flushing = false;
+    const { wanted: next, shown } = this;
     const updates = [
-      next.agent !== this.shown.agent && next.agent ? { key: A2A_AGENT, value: next.agent } : undefined,
-      next.taskId !== this.shown.taskId && next.taskId ? { key: A2A_TASK_ID, value: next.taskId } : undefined,
-      next.state !== this.shown.state && next.state ? { key: A2A_TASK_STATE, value: next.state } : undefined,
+      next.agent !== shown.agent && next.agent ? { key: A2A_AGENT, value: next.agent } : undefined,
+      next.taskId !== shown.taskId && next.taskId ? { key: A2A_TASK_ID, value: next.taskId } : undefined,
+      next.state !== shown.state && next.state ? { key: A2A_TASK_STATE, value: next.state } : undefined,
     ].filter((u) => u !== undefined);
     if (updates.length) {
       upsertSearchAttributes(updates);
       this.shown = next;
     }
-    setCurrentDetails(delegationDetails(status, workflowInfo().workflowId));
   }
 
   private notifyParent(status: DelegationStatus): void {

@@ -99,15 +99,32 @@ export function eventCounts(events: HistoryEvent[]): Record<string, number> {
   return counts;
 }
 
-/** The id of the push config the delegation registered (its history has the registerPushConfig input). */
+/** The id of the push config the delegation registered (its history has it in the input of the read that registered it, or of registerPushConfig). */
 export function registeredConfigId(events: HistoryEvent[]): string {
   for (const e of events) {
     const scheduled = e.activityTaskScheduledEventAttributes;
-    if (withoutPrefix(scheduled?.activityType?.name ?? '') !== 'registerPushConfig') continue;
+    const name = withoutPrefix(scheduled?.activityType?.name ?? '');
     const data = scheduled?.input?.payloads?.[0]?.data;
-    if (data) return (JSON.parse(Buffer.from(data).toString('utf8')) as { configId: string }).configId;
+    if (!data || (name !== 'registerPushConfig' && name !== 'getTask')) continue;
+    const input = JSON.parse(Buffer.from(data).toString('utf8')) as {
+      configId?: string;
+      register?: { configId: string };
+    };
+    const configId = name === 'getTask' ? input.register?.configId : input.configId;
+    if (configId) return configId;
   }
   throw new Error('the history registered no push config');
+}
+
+/** How many push configs the delegation registered: reads that registered one, and registerPushConfig activities. */
+export function registrationsIn(events: HistoryEvent[]): number {
+  return events.filter((e) => {
+    const scheduled = e.activityTaskScheduledEventAttributes;
+    const name = withoutPrefix(scheduled?.activityType?.name ?? '');
+    if (name === 'registerPushConfig') return true;
+    const data = scheduled?.input?.payloads?.[0]?.data;
+    return name === 'getTask' && data && 'register' in (JSON.parse(Buffer.from(data).toString('utf8')) as object);
+  }).length;
 }
 
 /** Where the agent delivers the updates of `taskId`, and with which credential: the push config it holds. */

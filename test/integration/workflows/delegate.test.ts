@@ -7,7 +7,7 @@ import { artifactText, type Artifact } from '../../../a2a/index.js';
 import { startDependencyCompatAgent, type RunningAgent } from '../../../agents/index.js';
 import { trackingProgress } from '../../../client/tracking-progress.js';
 import { a2aTemporalPlugin } from '../../../worker/plugin.js';
-import { answerSignal, answerUpdate, FailureType, type DelegateResult } from '../../../contract/index.js';
+import { A2A_AGENT, answerSignal, answerUpdate, FailureType, type DelegateResult } from '../../../contract/index.js';
 import { compatRequest, registryOf, startDelegate, statusOf, waitForQuestion } from '../../helpers/delegations.js';
 import { uniqueTaskQueue, useTemporal } from '../../helpers/temporal.js';
 import { waitFor } from '../../helpers/wait.js';
@@ -73,6 +73,39 @@ describe('delegate', () => {
       expect(data?.data.findings.length).toBeGreaterThan(0);
     });
   }
+
+  it('upserts its search attributes at most once per workflow task, and not the A2aAgent its starter set', async () => {
+    const client = await temporal.client();
+    const events = await withWorker(async (taskQueue) => {
+      const handle = await client.workflow.start('delegate', {
+        taskQueue,
+        workflowId: `${taskQueue}-upserts`,
+        args: [compatRequest({ mode: 'stream' })],
+        typedSearchAttributes: [{ key: A2A_AGENT, value: 'compat' }],
+      });
+      await waitForQuestion(handle);
+      await handle.signal(answerSignal, { text: 'Node.js 24' });
+      await handle.result();
+      return (await handle.fetchHistory()).events ?? [];
+    });
+    const upserts = events.flatMap((e) => {
+      const fields = e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields;
+      return fields ? [Object.keys(fields)] : [];
+    });
+    expect(upserts.flat()).not.toContain('A2aAgent');
+    expect(upserts.flat()).toContain('A2aTaskId');
+    const perWorkflowTask = events.reduce<number[]>(
+      (counts, e) =>
+        e.workflowTaskCompletedEventAttributes
+          ? [...counts, 0]
+          : e.upsertWorkflowSearchAttributesEventAttributes
+            ? [...counts.slice(0, -1), counts.at(-1)! + 1]
+            : counts,
+      [0],
+    );
+    // E.g. the task adopted, working and the question asked, all learned from one stream turn.
+    expect(Math.max(...perWorkflowTask), JSON.stringify(upserts)).toBe(1);
+  });
 
   for (const mode of ['stream', 'poll'] as const) {
     it(`relays an AUTH_REQUIRED question and goes on once answered, in ${mode} mode`, async () => {

@@ -1,9 +1,10 @@
 /**
- * Push mode: SendMessage with `returnImmediately`, a push config registered at the agent for the
- * task (its credential derived from the receiver secret inside the activity), then the workflow
- * waits — no activity runs, no connection stays open — for a `taskUpdated` notice from the
- * webhook receiver (or the safety-net timer) and reads the task with GetTask. The config is
- * deleted when the delegation ends.
+ * Push mode: SendMessage with `returnImmediately`, then the first GetTask registers a push config
+ * at the agent for the task (its credential derived from the receiver secret inside the
+ * activity) before it reads; then the workflow waits — no activity runs, no connection stays
+ * open — for a `taskUpdated` notice from the webhook receiver (or the safety-net timer) and reads
+ * the task with GetTask. The read that finds the task ended deletes the config; when it could
+ * not, or the delegation ends otherwise, `close` does.
  */
 import { ApplicationFailure, CancellationScope, condition, log, uuid4, workflowInfo } from '@temporalio/workflow';
 import type { Message, TaskStatus } from '../../../a2a/index.js';
@@ -34,11 +35,15 @@ export function pushMode(run: Delegation): Tracker {
   /** Deliveries are signals, each a history event: an agent that delivers without end must not grow history without bound. */
   const historyLong = () => workflowInfo().continueAsNewSuggested;
 
+  /** A config chosen after a send but not registered yet: the next read registers it first. */
+  let unregistered: string | undefined;
+
   const unregister = async (): Promise<void> => {
     if (!config) return;
     const { taskId, configId } = config;
     config = undefined;
     notices.configId = undefined;
+    if (unregistered === configId) return; // never sent to the agent: no read took it yet
     try {
       await CancellationScope.nonCancellable(() =>
         acts.deletePushConfig({ agent, taskId, configId }, `Delete push config of task ${taskId} at ${name}`),
@@ -52,13 +57,21 @@ export function pushMode(run: Delegation): Tracker {
     }
   };
 
-  const register = async (taskId: string): Promise<void> => {
-    // Registered after the send: the task id (part of the credential) is known only now. The
-    // first read comes after the registration, so nothing the agent did before is missed.
+  /**
+   * Registered after the send: the task id (part of the credential) is known only now. When a
+   * read follows (the task is running), the read registers it first, in the same activity, so
+   * nothing the agent did before is missed; when the send already brought a question, nothing may
+   * read for a while (an input question is only ended by the answer), so it is registered now.
+   */
+  const register = async (taskId: string, readFollows: boolean): Promise<void> => {
     await unregister();
     const registration = { taskId, configId: uuid4() };
     config = registration;
     notices.configId = registration.configId;
+    if (readFollows) {
+      unregistered = registration.configId;
+      return;
+    }
     try {
       await acts.registerPushConfig({ agent, ...registration }, `Register push config for task ${taskId} at ${name}`);
     } catch (err) {
@@ -84,21 +97,36 @@ export function pushMode(run: Delegation): Tracker {
         // After an answer the config is in place: a delivery will say when the task moves on.
         readAtOnce = config?.taskId !== task.id || !isStillWorking(task.status, state.handled);
         const ended = phase !== 'running' && phase !== 'input-required' && phase !== 'auth-required';
-        if (config?.taskId !== task.id && !ended) await register(task.id);
+        if (config?.taskId !== task.id && !ended) await register(task.id, phase === 'running');
         return sent;
       }),
 
     async follow(): Promise<TrackOutcome> {
       if (!readAtOnce) await condition(() => notices.pending || historyLong(), settings.pushSafetyNetMs);
-      await run.continueAsNewIfSuggested();
+      // A config chosen but not registered yet is registered by this read before the run may continue.
+      if (!unregistered) await run.continueAsNewIfSuggested();
       // An agent that delivers without end wakes the delegation at most so often (each read is history).
       const wait = wakeUps.admit(Date.now());
       if (wait > 0 && (await condition(historyLong, wait))) await run.continueAsNewIfSuggested();
       notices.clear();
-      const outcome = await acts.getTask(
-        { agent, taskId: state.taskId!, contextId: state.status.contextId, handled: state.handled },
-        `GetTask ${state.taskId} at ${name} (push)`,
+      const configId = config?.configId;
+      const registering = unregistered;
+      unregistered = undefined; // from here on the agent may hold it: it is deleted when the delegation ends
+      const { pushConfigDeleted, ...outcome } = await acts.getTask(
+        {
+          agent,
+          taskId: state.taskId!,
+          contextId: state.status.contextId,
+          handled: state.handled,
+          ...(registering ? { register: { configId: registering } } : {}),
+          ...(configId ? { unregisterWhenEnded: { configId } } : {}),
+        },
+        `${registering ? 'Register push config and GetTask' : 'GetTask'} ${state.taskId} at ${name} (push)`,
       );
+      if (pushConfigDeleted && config?.configId === configId) {
+        config = undefined;
+        notices.configId = undefined;
+      }
       readAtOnce = outcome.phase !== 'running';
       return outcome;
     },

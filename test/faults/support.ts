@@ -3,6 +3,9 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { WorkflowFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { defaultPayloadConverter } from '@temporalio/common';
+import { optionalTsToMs } from '@temporalio/common/lib/time.js';
+import type { TrackProgress } from '../../activities/index.js';
 import { artifactText, type Artifact } from '../../a2a/index.js';
 import type { RunningAgent } from '../../agents/index.js';
 import { problemText } from '../../client/render-status.js';
@@ -69,8 +72,28 @@ export async function problemShown(client: Client, handle: WorkflowHandle): Prom
 }
 
 /**
+ * When Temporal recorded what `status` shows of a problem (epoch ms): the heartbeat that carried
+ * the agent's silence, or the end of the failed attempt of a retried activity. `status` reads it
+ * from `describe()`, so it showed the problem from then on, however long this test's own look
+ * took on a loaded machine.
+ */
+async function problemRecordedAt(handle: WorkflowHandle): Promise<number | undefined> {
+  const { raw } = await handle.describe();
+  const times = (raw.pendingActivities ?? []).flatMap((activity) => {
+    const payload = activity.heartbeatDetails?.payloads?.[0];
+    const progress = payload ? (defaultPayloadConverter.fromPayload(payload) as TrackProgress) : undefined;
+    if (progress?.unreachableSince !== undefined) return [optionalTsToMs(activity.lastHeartbeatTime)];
+    if ((activity.attempt ?? 1) > 1 && activity.lastFailure) return [optionalTsToMs(activity.lastAttemptCompleteTime)];
+    return [];
+  });
+  const known = times.filter((t): t is number => t !== undefined);
+  return known.length > 0 ? Math.min(...known) : undefined;
+}
+
+/**
  * Looks at the status every 250 ms from now on; `noticed` resolves when it first showed a problem,
- * and `stop()` says when that was, and what.
+ * and `stop()` says when that was (from Temporal's record of it, see {@link problemRecordedAt}),
+ * and what.
  */
 export function watchStatus(
   client: Client,
@@ -83,8 +106,14 @@ export function watchStatus(
   const watching = (async () => {
     while (!stopped && !seen) {
       const said = await problemShown(client, handle).catch(() => undefined);
-      if (said) seen = { noticedAfter: (Date.now() - started) / 1000, said: said.split('\n', 1)[0]!.slice(0, 160) };
-      else await new Promise((resolve) => setTimeout(resolve, 250));
+      if (said) {
+        const seenAt = Date.now();
+        const recordedAt = (await problemRecordedAt(handle).catch(() => undefined)) ?? seenAt;
+        seen = {
+          noticedAfter: (Math.min(seenAt, recordedAt) - started) / 1000,
+          said: said.split('\n', 1)[0]!.slice(0, 160),
+        };
+      } else await new Promise((resolve) => setTimeout(resolve, 250));
     }
     if (seen) noticed();
   })();
@@ -177,8 +206,9 @@ export async function runCell(plan: CellPlan, reference: DelegateResult): Promis
     }
   }
   const settled = await settle(handle);
-  const seconds = (Date.now() - started) / 1000;
-  const afterFault = (Date.now() - faultAt) / 1000;
+  const endedAt = await closedAt(handle);
+  const seconds = (endedAt - started) / 1000;
+  const afterFault = (endedAt - faultAt) / 1000;
   await faultOver;
   const seen = (await watch?.stop()) ?? {};
   await faulty.heal();
@@ -219,6 +249,15 @@ export async function runCell(plan: CellPlan, reference: DelegateResult): Promis
   record.ok = problems.length === 0;
   if (problems.length > 0) record.problems = problems;
   return record;
+}
+
+/**
+ * When the workflow closed (epoch ms), as Temporal recorded it: the delegation's end, without the
+ * time this test's own long poll took to hear of it on a loaded machine.
+ */
+async function closedAt(handle: WorkflowHandle): Promise<number> {
+  const { closeTime } = await handle.describe();
+  return closeTime?.getTime() ?? Date.now();
 }
 
 /** Starts `delegate` on a task queue. */
@@ -324,7 +363,8 @@ export async function runCanaries(
         : []),
     ]);
     clearTimeout(timer);
-    seconds.push((Date.now() - started) / 1000);
+    // From the start call to the workflow's close as Temporal recorded it.
+    seconds.push(((settled.result ? await closedAt(handle) : Date.now()) - started) / 1000);
     if (!settled.result) {
       failures.push(settled.failure);
       await handle.terminate('the canary did not end in time').catch(() => undefined);

@@ -5,14 +5,30 @@
  * (its supervisor starts a new one, as a process manager would) or a crash-restarted PostgreSQL.
  * Every time the release completes, each agent saw exactly one remote task per delegation, and the
  * release's histories say which worker ran what. The times go to the runner's figures file.
+ *
+ * The server reaches PostgreSQL through a Toxiproxy link (test/cluster/run.ts): two cells of the
+ * fault matrix disturb it while the report streams (+2 s latency, the link down), and are written
+ * to test/artifacts/fault-matrix-cluster.md.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { dirname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSampleAgents, type SampleAgents } from '../../agents/index.js';
 import { trackingProgress } from '../../client/tracking-progress.js';
-import { approveUpdate, releaseAnswerUpdate, type ReleaseResult, type ReleaseStatus } from '../../contract/index.js';
+import {
+  approveUpdate,
+  releaseAnswerUpdate,
+  type DelegateResult,
+  type ReleaseResult,
+  type ReleaseStatus,
+} from '../../contract/index.js';
+import { packageRoot } from '../../platform/paths.js';
+import { matrixMarkdown, type CellRecord } from '../faults/fault-matrix.js';
+import { compareArtifacts } from '../faults/support.js';
+import { openLink, TOXIPROXY_VERSION, type FaultyLink } from '../helpers/toxiproxy.js';
 import { releaseInput, releaseStatus, waitForQuestions } from '../helpers/releases.js';
 import { uniqueTaskQueue, useTemporal } from '../helpers/temporal.js';
 import { waitFor } from '../helpers/wait.js';
@@ -48,7 +64,69 @@ afterAll(async () => {
   await Promise.all(workers.map((w) => w.kill('SIGTERM')));
   await samples?.close();
   if (state) writeFileSync(state.figuresFile, JSON.stringify(figures, null, 2));
+  if (cells.length > 0) {
+    mkdirSync(dirname(CLUSTER_MATRIX_FILE), { recursive: true });
+    writeFileSync(
+      CLUSTER_MATRIX_FILE,
+      matrixMarkdown(cells, [
+        `Toxiproxy ${TOXIPROXY_VERSION} between the production Temporal server and PostgreSQL (npm run test:cluster), while a release's report streams on two worker processes.`,
+        "remote tasks and sends: over the release's four delegations (the question's answer is a message of its own); chunks: the compat report against the undisturbed release.",
+      ]),
+    );
+  }
 });
+
+/** The cluster's rows of the fault matrix (Temporal → PostgreSQL). */
+const CLUSTER_MATRIX_FILE = join(packageRoot, 'test', 'artifacts', 'fault-matrix-cluster.md');
+const cells: CellRecord[] = [];
+/** How long each fault on the server's link to PostgreSQL lasts. */
+const DB_FAULT_MS = 20_000;
+
+/**
+ * A release while the server's link to PostgreSQL is disturbed (`disturb` resolves once the link
+ * is healthy again): it must complete with one remote task per delegation, each message received
+ * once, and the report's chunks as in the undisturbed release.
+ */
+async function releaseThroughDbFault(name: string, fault: string, disturb: (link: FaultyLink) => Promise<void>) {
+  const link = await openLink(state.postgresLink.apiUrl, state.postgresLink.name);
+  const started = Date.now();
+  try {
+    const outcome = await releaseThroughOutage(name, () => disturb(link));
+    const status = await releaseStatus((await temporal.client()).workflow.getHandle(`${taskQueue}-${name}`));
+    const { tasks, delegations } = tasksPerDelegation(status);
+    const ids = Object.values(samples.agents).flatMap((agent) => agent.stats.messageIds);
+    const chunks = compareArtifacts((await compatResult('baseline')).artifacts, (await compatResult(name)).artifacts);
+    const remoteTasks = Object.values(tasks).reduce((a, b) => a + b, 0);
+    const problems = [
+      ...(new Set(ids).size === ids.length ? [] : [`${ids.length - new Set(ids).size} messages received twice`]),
+      ...(chunks.lost || chunks.repeated || !chunks.exact ? [`chunks: ${JSON.stringify(chunks)}`] : []),
+    ];
+    cells.push({
+      link: 'Temporal → PostgreSQL',
+      fault,
+      mode: 'release (stream)',
+      expected: 'completed',
+      outcome: 'completed',
+      seconds: (Date.now() - started) / 1000,
+      remoteTasks,
+      sends: { received: ids.length, distinct: new Set(ids).size },
+      chunks,
+      note: `${Object.values(delegations).reduce((a, b) => a + b, 0)} delegations; answer to approval ${outcome.answer_to_approval_s} s (undisturbed ${seconds(baseline.answerToApprovalMs)} s), the fault lasting ${outcome.back_after_s} s of it`,
+      ok: problems.length === 0,
+      ...(problems.length > 0 ? { problems } : {}),
+    });
+    expect(problems).toEqual([]);
+    return outcome;
+  } finally {
+    await link.heal();
+  }
+}
+
+/** The result of a release's compat delegation. */
+async function compatResult(name: string): Promise<DelegateResult> {
+  const client = await temporal.client();
+  return (await client.workflow.getHandle(`${taskQueue}-${name}/compat`).result()) as DelegateResult;
+}
 
 /** One workflow task or activity a worker started, as the history records it. */
 interface Step {
@@ -274,6 +352,24 @@ describe('a release on a Temporal cluster with two workers', () => {
   it('completes when PostgreSQL crashes and restarts while the report streams', async () => {
     figures.postgres_restart = await releaseThroughOutage('postgres-restart', () =>
       restartPostgres(state.postgres, 'immediate'),
+    );
+  });
+
+  it('completes when the link from the server to PostgreSQL has 2 s more latency for 20 s while the report streams', async () => {
+    figures.postgres_link_latency = await releaseThroughDbFault(
+      'postgres-latency',
+      `latency +2 s for ${DB_FAULT_MS / 1000} s`,
+      async (link) => {
+        await link.add({ type: 'latency', attributes: { latency: 2_000, jitter: 0 } }, 'downstream');
+        await sleep(DB_FAULT_MS);
+        await link.heal();
+      },
+    );
+  });
+
+  it('completes when the link from the server to PostgreSQL is down for 20 s while the report streams', async () => {
+    figures.postgres_link_down = await releaseThroughDbFault('postgres-down', `down ${DB_FAULT_MS / 1000} s`, (link) =>
+      link.outage(DB_FAULT_MS),
     );
   });
 });

@@ -6,7 +6,8 @@
  *    `.cache/go-bin/<name>-<version>/` (only the first run builds; later runs take them from there);
  * 2. a throw-away PostgreSQL cluster on a free port; both databases created by the schema tool;
  * 3. the server from deploy/temporal-server.yaml (the compose stack's config) on free ports, under
- *    a supervisor that restarts it when it dies; the UI server next to it;
+ *    a supervisor that restarts it when it dies, reaching PostgreSQL through a Toxiproxy link
+ *    (test/helpers/toxiproxy.ts) that the durability test disturbs; the UI server next to it;
  * 4. `a2a-temporal setup`: the namespace and the search attributes, by the project's own command;
  * 5. an S3-compatible server, versitygw (test/helpers/s3-server.ts: built once from the Go module
  *    proxy, cached in `.cache/go-bin/`), whose settings (A2A_BLOB_STORE=s3, A2A_S3_*, AWS_*)
@@ -38,6 +39,7 @@ import { findPostgres, startPostgres, stopPostgres, type PostgresInfo } from './
 import { runSetup } from './harness/setup.js';
 import { createSchemas, serverEnv, startSupervisedServer, startUiServer } from './harness/temporal-server.js';
 import { startS3Server, VERSITYGW_VERSION } from '../helpers/s3-server.js';
+import { startToxiproxy, TOXIPROXY_VERSION } from '../helpers/toxiproxy.js';
 
 const NAMESPACE = 'default';
 /** `--only integration` or `--only cluster` runs one of the two test steps (for working on one). */
@@ -129,7 +131,11 @@ try {
   );
   cleanups.push(() => stopPostgres(pg));
   await step('schemas (temporal, temporal_visibility)', () => createSchemas(binaries, pg));
-  const config = await serverEnv(pg);
+  // The server reaches PostgreSQL through a Toxiproxy link, which the durability test disturbs.
+  const toxiproxy = await step(`toxiproxy ${TOXIPROXY_VERSION}`, startToxiproxy, (t) => t.apiUrl);
+  cleanups.push(() => toxiproxy.stop());
+  const postgresLink = await toxiproxy.link('temporal-postgres', `127.0.0.1:${pg.port}`);
+  const config = await serverEnv(pg, Number(postgresLink.listen.split(':').at(-1)));
   const server = await step(
     'temporal server',
     () => startSupervisedServer(binaries, config, runDir),
@@ -164,6 +170,7 @@ try {
     uiUrl: uiServer?.url,
     serverPidFile: server.pidFile,
     postgres: pg,
+    postgresLink: { apiUrl: toxiproxy.apiUrl, name: postgresLink.name },
     figuresFile: join(runDir, 'durability.json'),
   };
   const stateFile = join(runDir, 'cluster.json');

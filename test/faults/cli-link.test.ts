@@ -62,6 +62,7 @@ async function watchCell(fault: Fault, link: FaultyLink): Promise<CellRecord> {
   const question = await waitForQuestion(handle);
   if (fault.when === 'start') await fault.inflict(link);
   const watch = cli(['watch', workflowId], link.listen);
+  await watch.spawned;
   await waitFor(() => watch.output().includes('asks (task'), {
     what: `watch ${workflowId} printing the question`,
     timeoutMs: 120_000,
@@ -87,9 +88,11 @@ async function statusCell(fault: Fault, link: FaultyLink): Promise<CellRecord> {
   const workflowId = `${taskQueue}-status-${fault.id}`;
   const handle = await startDelegation(client, taskQueue, workflowId, cellRequest('compat', 'stream'));
   await fault.inflict(link);
-  const started = Date.now();
-  const timed = (command: CliProcess) =>
-    command.exited.then((code) => ({ code, seconds: (Date.now() - started) / 1000, output: command.output() }));
+  // Each command's time counts from its own spawn (it may wait for its turn to start).
+  const timed = async (command: CliProcess) => {
+    const [spawned, code] = await Promise.all([command.spawned, command.exited]);
+    return { code, seconds: (Date.now() - spawned) / 1000, output: command.output() };
+  };
   const [faulty, healthy] = await Promise.all([
     timed(cli(['status', workflowId], link.listen)),
     timed(cli(['status', workflowId], temporal.server.address)),

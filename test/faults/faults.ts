@@ -7,7 +7,8 @@
  * `stuck` never end, and the delegation must fail with its typed failure in time (or, where a
  * failure is not the answer, another part must take over).
  *
- * `A2A_FAULTS_LONG=1` (npm run soak:faults) makes the flapping last minutes instead of one.
+ * The flapping lasts 30 s (15 times down and up, longer than a cell's delegation, which it
+ * covers from its first chunk to its end); `A2A_FAULTS_LONG=1` makes it last 5 minutes.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FaultyLink, ToxicSpec } from '../helpers/toxiproxy.js';
@@ -85,7 +86,7 @@ function window(
 export const HALF_OPEN_MS = 20_000;
 export const OUTAGE_MS = 30_000;
 export const FLAP_PERIOD_MS = 2_000;
-export const FLAP_MS = long ? 5 * 60_000 : 60_000;
+export const FLAP_MS = long ? 5 * 60_000 : 30_000;
 
 export const FAULTS: readonly Fault[] = [
   {
@@ -174,7 +175,7 @@ export const FAULTS: readonly Fault[] = [
   },
   {
     id: 'flap',
-    label: `flapping every ${FLAP_PERIOD_MS / 1000} s for ${FLAP_MS / 60_000} min`,
+    label: `flapping every ${FLAP_PERIOD_MS / 1000} s for ${FLAP_MS < 60_000 ? `${FLAP_MS / 1000} s` : `${FLAP_MS / 60_000} min`}`,
     when: 'mid',
     inflict: (link) => link.flap(FLAP_PERIOD_MS, FLAP_MS),
     ends: true,

@@ -1,7 +1,11 @@
 /** What every cell of the fault matrix does: run a delegation through a faulty link and judge it. */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { WorkflowFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { defaultPayloadConverter } from '@temporalio/common';
+import { optionalTsToMs } from '@temporalio/common/lib/time.js';
+import type { TrackProgress } from '../../activities/index.js';
 import { artifactText, type Artifact } from '../../a2a/index.js';
 import type { RunningAgent } from '../../agents/index.js';
 import { problemText } from '../../client/render-status.js';
@@ -67,22 +71,54 @@ export async function problemShown(client: Client, handle: WorkflowHandle): Prom
   return problem ? `${problem.activity}: ${problemText(problem)}` : undefined;
 }
 
-/** Looks at the status every 250 ms from now on; `stop()` says when it first showed a problem, and what. */
+/**
+ * When Temporal recorded what `status` shows of a problem (epoch ms): the heartbeat that carried
+ * the agent's silence, or the end of the failed attempt of a retried activity. `status` reads it
+ * from `describe()`, so it showed the problem from then on, however long this test's own look
+ * took on a loaded machine.
+ */
+async function problemRecordedAt(handle: WorkflowHandle): Promise<number | undefined> {
+  const { raw } = await handle.describe();
+  const times = (raw.pendingActivities ?? []).flatMap((activity) => {
+    const payload = activity.heartbeatDetails?.payloads?.[0];
+    const progress = payload ? (defaultPayloadConverter.fromPayload(payload) as TrackProgress) : undefined;
+    if (progress?.unreachableSince !== undefined) return [optionalTsToMs(activity.lastHeartbeatTime)];
+    if ((activity.attempt ?? 1) > 1 && activity.lastFailure) return [optionalTsToMs(activity.lastAttemptCompleteTime)];
+    return [];
+  });
+  const known = times.filter((t): t is number => t !== undefined);
+  return known.length > 0 ? Math.min(...known) : undefined;
+}
+
+/**
+ * Looks at the status every 250 ms from now on; `noticed` resolves when it first showed a problem,
+ * and `stop()` says when that was (from Temporal's record of it, see {@link problemRecordedAt}),
+ * and what.
+ */
 export function watchStatus(
   client: Client,
   handle: WorkflowHandle,
-): { stop(): Promise<{ noticedAfter?: number; said?: string }> } {
+): { noticed: Promise<void>; stop(): Promise<{ noticedAfter?: number; said?: string }> } {
   const started = Date.now();
   let stopped = false;
   let seen: { noticedAfter: number; said: string } | undefined;
+  let noticed!: () => void;
   const watching = (async () => {
     while (!stopped && !seen) {
       const said = await problemShown(client, handle).catch(() => undefined);
-      if (said) seen = { noticedAfter: (Date.now() - started) / 1000, said: said.split('\n', 1)[0]!.slice(0, 160) };
-      else await new Promise((resolve) => setTimeout(resolve, 250));
+      if (said) {
+        const seenAt = Date.now();
+        const recordedAt = (await problemRecordedAt(handle).catch(() => undefined)) ?? seenAt;
+        seen = {
+          noticedAfter: (Math.min(seenAt, recordedAt) - started) / 1000,
+          said: said.split('\n', 1)[0]!.slice(0, 160),
+        };
+      } else await new Promise((resolve) => setTimeout(resolve, 250));
     }
+    if (seen) noticed();
   })();
   return {
+    noticed: new Promise((resolve) => (noticed = resolve)),
     async stop() {
       stopped = true;
       await watching;
@@ -109,6 +145,9 @@ export function compareArtifacts(
   }
   return { lost, repeated, exact };
 }
+
+/** The most a cell whose link never comes back waits for the status to show it before another part takes over. */
+const RESCUE_AFTER_S = 60;
 
 export interface CellPlan {
   /** Reads the status (over a healthy connection). */
@@ -151,11 +190,25 @@ export async function runCell(plan: CellPlan, reference: DelegateResult): Promis
     faultAt = Date.now();
     watch = watchStatus(plan.client, handle);
     faultOver = fault.inflict(faulty);
-    if (!fault.ends) await faultOver.then(plan.endless.rescue);
+    if (!fault.ends && plan.endless.rescue) {
+      await faultOver;
+      // The status must show what is wrong while it is wrong: the part that takes over starts only
+      // once it did (or, if it never does, after RESCUE_AFTER_S, and the cell fails for it).
+      if (fault.breaks) {
+        const giveUp = new AbortController();
+        await Promise.race([
+          watch.noticed,
+          sleep(RESCUE_AFTER_S * 1000, undefined, { signal: giveUp.signal }).catch(() => undefined),
+        ]);
+        giveUp.abort();
+      }
+      await plan.endless.rescue();
+    }
   }
   const settled = await settle(handle);
-  const seconds = (Date.now() - started) / 1000;
-  const afterFault = (Date.now() - faultAt) / 1000;
+  const endedAt = await closedAt(handle);
+  const seconds = (endedAt - started) / 1000;
+  const afterFault = (endedAt - faultAt) / 1000;
   await faultOver;
   const seen = (await watch?.stop()) ?? {};
   await faulty.heal();
@@ -198,6 +251,15 @@ export async function runCell(plan: CellPlan, reference: DelegateResult): Promis
   return record;
 }
 
+/**
+ * When the workflow closed (epoch ms), as Temporal recorded it: the delegation's end, without the
+ * time this test's own long poll took to hear of it on a loaded machine.
+ */
+async function closedAt(handle: WorkflowHandle): Promise<number> {
+  const { closeTime } = await handle.describe();
+  return closeTime?.getTime() ?? Date.now();
+}
+
 /** Starts `delegate` on a task queue. */
 export function startDelegation(
   client: Client,
@@ -212,19 +274,63 @@ export function startDelegation(
 export interface CliProcess {
   output(): string;
   exited: Promise<number | null>;
+  /** When the process was spawned (epoch ms): it may wait for its turn to start, see {@link spawnCli}. */
+  spawned: Promise<number>;
 }
 
-/** The real CLI (`a2a-temporal …` from source), talking to Temporal at `address`. */
+/**
+ * How many CLI processes may be starting at once. Loading the CLI (tsx, the Temporal client,
+ * gRPC) costs a few CPU seconds; a dozen cells spawning it at the same moment on a loaded 2-core
+ * machine made each wait a minute for the CPU, and a cell's clock ran while it did.
+ */
+const CLI_STARTS_AT_ONCE = 2;
+let cliStarting = 0;
+const cliTurns: Array<() => void> = [];
+
+function releaseCliStart(): void {
+  cliStarting -= 1;
+  cliTurns.shift()?.();
+}
+
+/**
+ * The real CLI (`a2a-temporal …` from source), talking to Temporal at `address`. At most
+ * {@link CLI_STARTS_AT_ONCE} are starting at a time: a process counts as started once it printed
+ * something or exited, and the next one is spawned then.
+ */
 export function spawnCli(args: string[], address: string, namespace: string): CliProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(packageRoot, 'client', 'cli.ts'), ...args], {
-    cwd: packageRoot,
-    env: { ...process.env, TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: namespace },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
   let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return { output: () => output, exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))) };
+  const spawned = (async () => {
+    if (cliStarting >= CLI_STARTS_AT_ONCE) await new Promise<void>((resolve) => cliTurns.push(resolve));
+    cliStarting += 1;
+    return Date.now();
+  })();
+  const exited = spawned.then(
+    () =>
+      new Promise<number | null>((resolve) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', join(packageRoot, 'client', 'cli.ts'), ...args], {
+          cwd: packageRoot,
+          env: { ...process.env, TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: namespace },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let starting = true;
+        const started = () => {
+          if (starting) releaseCliStart();
+          starting = false;
+        };
+        const onData = (chunk: Buffer) => {
+          output += chunk.toString();
+          started();
+        };
+        child.stdout.on('data', onData);
+        child.stderr.on('data', onData);
+        // 'close', not 'exit': the output is complete once the pipes are closed.
+        child.once('close', (code) => {
+          started();
+          resolve(code);
+        });
+      }),
+  );
+  return { output: () => output, exited, spawned };
 }
 
 /**
@@ -257,7 +363,8 @@ export async function runCanaries(
         : []),
     ]);
     clearTimeout(timer);
-    seconds.push((Date.now() - started) / 1000);
+    // From the start call to the workflow's close as Temporal recorded it.
+    seconds.push(((settled.result ? await closedAt(handle) : Date.now()) - started) / 1000);
     if (!settled.result) {
       failures.push(settled.failure);
       await handle.terminate('the canary did not end in time').catch(() => undefined);

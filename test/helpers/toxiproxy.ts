@@ -190,6 +190,11 @@ export async function startToxiproxy(): Promise<RunningToxiproxy> {
   };
 }
 
+/** A link another process created on the Toxiproxy server at `apiUrl`, by its name. */
+export async function openLink(apiUrl: string, name: string): Promise<FaultyLink> {
+  return new FaultyLink(await new Toxiproxy(apiUrl).get(name));
+}
+
 /** `{"version": "v2.12.0"}` (older servers answer the bare string). */
 function versionOf(body: string): string {
   try {

@@ -13,6 +13,8 @@ export interface ClusterState {
   /** Holds the pid of the server process running now (the supervisor rewrites it after a restart). */
   serverPidFile: string;
   postgres: PostgresInfo;
+  /** The server reaches PostgreSQL through this Toxiproxy link (the API's URL, the link's name). */
+  postgresLink: { apiUrl: string; name: string };
   /** Where the durability test writes its figures (JSON) for the runner to print. */
   figuresFile: string;
 }

@@ -52,8 +52,11 @@ export interface ServerEnv {
   address: string;
 }
 
-/** Free ports for every service, and the database, as the config file's variables. */
-export async function serverEnv(pg: PostgresInfo): Promise<ServerEnv> {
+/**
+ * Free ports for every service, and the database, as the config file's variables. `dbPort` is
+ * where the server reaches PostgreSQL (the cluster run puts a Toxiproxy link there).
+ */
+export async function serverEnv(pg: PostgresInfo, dbPort = pg.port): Promise<ServerEnv> {
   const names = [
     'FRONTEND_GRPC_PORT',
     'FRONTEND_HTTP_PORT',
@@ -75,7 +78,7 @@ export async function serverEnv(pg: PostgresInfo): Promise<ServerEnv> {
       ...ports,
       BIND_ON_IP: '127.0.0.1',
       POSTGRES_SEEDS: '127.0.0.1',
-      DB_PORT: String(pg.port),
+      DB_PORT: String(dbPort),
       POSTGRES_USER,
       POSTGRES_PWD: POSTGRES_PASSWORD,
       DYNAMIC_CONFIG_FILE_PATH: DYNAMIC_CONFIG,

@@ -308,6 +308,7 @@ describe('a release on a Temporal cluster with two workers', () => {
   it('completes on the other worker when the worker holding the waiting release is SIGKILLed', async () => {
     let killed = '';
     let killedAt = 0;
+    let deadAt = 0;
     const run = await release('worker-kill', {
       beforeAnswer: async (handle) => {
         // The worker that ran the release's last workflow task has it cached (sticky): the answer goes there.
@@ -319,15 +320,18 @@ describe('a release on a Temporal cluster with two workers', () => {
         killedIdentities[killed] = true;
         killedAt = Date.now();
         await victim!.kill('SIGKILL');
+        deadAt = Date.now();
         workers = workers.filter((w) => w !== victim);
       },
     });
     const ran = await expectCompletedOnce(run);
-    // The history says it: the killed worker ran the release until the kill, the survivor everything after.
+    // The history says it: the killed worker ran the release until the kill, the survivor everything
+    // after its death. (Between the signal and the death the victim may still take a task: it is lost
+    // with the process and taken over like any other.)
     const survivor = identityOf(workers[0]!);
     const releaseSteps = ran[run.release.workflowId]!;
     expect(releaseSteps.filter((step) => step.at < killedAt).map((step) => step.identity)).toContain(killed);
-    const after = Object.values(ran).flatMap((steps) => steps.filter((step) => step.at > killedAt));
+    const after = Object.values(ran).flatMap((steps) => steps.filter((step) => step.at > deadAt));
     expect(after.length).toBeGreaterThan(0);
     expect(new Set(after.map((step) => step.identity))).toEqual(new Set([survivor]));
     figures.worker_sigkill = {

@@ -1,10 +1,12 @@
 /**
  * Turns verified deliveries into `taskUpdated` signals, few enough that no delegation's history
  * or workflow task can be flooded: per push config (workflow, task, config), at most one signal
- * in flight and at most one per `intervalMs`. A delivery that arrives while a signal is in flight
- * or within the interval is coalesced (answered 202): exactly one more signal follows when the
- * interval has passed ("trailing edge"), carrying what they showed (`merge`), so the last state is
- * never missed. A signal Temporal does not take is tried again, a few times, an interval apart.
+ * in flight and one per `intervalMs` on average — a bucket of {@link SIGNAL_BURST} signals that
+ * refills one per interval, so two deliveries in quick succession after a quiet interval are both
+ * signalled at once (after an answer, agents deliver the answered question's state and then the
+ * news; the news waited a second behind it). A delivery that finds the bucket empty or a signal
+ * in flight is coalesced (answered 202): exactly one more signal follows when the bucket allows
+ * ("trailing edge"), carrying what they showed (`merge`), so the last state is never missed. A signal Temporal does not take is tried again, a few times, an interval apart.
  * The same news twice (see `DeliveryNotice.generation`: the same status, or the same bytes) is
  * signalled once.
  *
@@ -41,8 +43,10 @@ export interface CoalescerOptions<T> {
 
 interface Target<T> {
   binding: PushBinding;
-  /** When the last signal was sent (ms, `now()`'s clock); -Infinity before the first. */
-  lastSentAt: number;
+  /** Signals that may be sent now (fractions refill over time), at most {@link SIGNAL_BURST}. */
+  tokens: number;
+  /** When `tokens` was last brought up to date (ms, `now()`'s clock). */
+  refilledAt: number;
   inFlight?: Promise<unknown>;
   /** The coalesced deliveries (merged), to be signalled when the interval has passed. */
   pending?: T;
@@ -59,6 +63,8 @@ const MAX_TARGETS = 10_000;
 const TARGET_TTL_MS = 10 * 60_000;
 /** Generations remembered for replay protection, all configs together. */
 const MAX_SEEN = 65_536;
+/** Signals one push config may get at once after a quiet while (one per interval on average). */
+const SIGNAL_BURST = 2;
 /** A signal Temporal did not take is tried this many times more. */
 const SIGNAL_RETRIES = 3;
 
@@ -82,7 +88,7 @@ export class DeliveryCoalescer<T extends object> {
     const key = JSON.stringify([binding.workflowId, binding.taskId, binding.configId]);
     let target = this.targets.get(key);
     if (!target) {
-      target = { binding, lastSentAt: -Infinity, gone: false, failures: 0 };
+      target = { binding, tokens: SIGNAL_BURST, refilledAt: this.now(), gone: false, failures: 0 };
       this.targets.set(key, target);
     }
     if (target.gone) return 'gone';
@@ -90,7 +96,7 @@ export class DeliveryCoalescer<T extends object> {
     if (this.seen.has(news)) return 'duplicate';
     this.seen.set(news, true);
 
-    if (!target.inFlight && !target.pending && this.now() >= target.lastSentAt + this.options.intervalMs) {
+    if (!target.inFlight && !target.pending && this.ready(target)) {
       try {
         const outcome = await this.send(target, payload);
         target.failures = 0;
@@ -115,8 +121,22 @@ export class DeliveryCoalescer<T extends object> {
     this.timers.clear();
   }
 
+  /** Whether a signal may go now (the bucket holds one). */
+  private ready(target: Target<T>): boolean {
+    this.refill(target);
+    return target.tokens >= 1;
+  }
+
+  private refill(target: Target<T>): void {
+    const now = this.now();
+    const refilled = this.options.intervalMs > 0 ? (now - target.refilledAt) / this.options.intervalMs : SIGNAL_BURST;
+    target.tokens = Math.min(SIGNAL_BURST, target.tokens + refilled);
+    target.refilledAt = now;
+  }
+
   private async send(target: Target<T>, payload: T): Promise<'delivered' | 'gone'> {
-    target.lastSentAt = this.now();
+    this.refill(target);
+    target.tokens -= 1;
     const sent = this.options.signal(target.binding, payload);
     target.inFlight = sent.catch(() => undefined);
     try {
@@ -133,7 +153,8 @@ export class DeliveryCoalescer<T extends object> {
 
   private schedule(target: Target<T>): void {
     if (target.timer || this.closed) return;
-    const due = Math.max(0, target.lastSentAt + this.options.intervalMs - this.now());
+    this.refill(target);
+    const due = Math.max(0, Math.ceil((1 - target.tokens) * this.options.intervalMs));
     const timer = setTimeout(() => {
       this.timers.delete(timer);
       target.timer = undefined;
@@ -146,7 +167,7 @@ export class DeliveryCoalescer<T extends object> {
   private async fire(target: Target<T>): Promise<void> {
     await target.inFlight;
     if (this.closed || target.gone || !target.pending) return;
-    if (target.inFlight || this.now() < target.lastSentAt + this.options.intervalMs) return this.schedule(target);
+    if (target.inFlight || !this.ready(target)) return this.schedule(target);
     const payload = target.pending;
     target.pending = undefined;
     try {
@@ -163,6 +184,8 @@ export class DeliveryCoalescer<T extends object> {
   /** A signal Temporal did not take goes again after the interval (a few times), unless newer news replaced it. */
   private retryLater(target: Target<T>, payload: T): void {
     target.failures += 1;
+    // A full interval before the retry, whatever the bucket held.
+    target.tokens = Math.min(target.tokens, 0);
     if (target.failures > SIGNAL_RETRIES) return;
     target.pending ??= payload;
     this.schedule(target);

@@ -83,7 +83,8 @@ describe('the push flood', () => {
     const events = (await historyOf(handle)).length;
     const signals = taskUpdatedSignals(history).length;
     const gauges = after.process!;
-    const cap = EVENTS_PER_WAKE_UP * (Math.ceil(floodS) + 2);
+    // One signal a second, two at once after a quiet second (docs/push.md), one trailing.
+    const cap = EVENTS_PER_WAKE_UP * (Math.ceil(floodS) + 3);
     const summary = {
       statuses,
       rate: Math.round((PER_SECOND * FLOOD_S) / floodS),
@@ -124,7 +125,7 @@ describe('the push flood', () => {
     expect(summary.rateLimited).toBeGreaterThan(0);
     expect(summary.coalesced).toBeGreaterThan(0);
     expect(during.signaled - before.signaled).toBeGreaterThan(0);
-    expect(signals).toBeLessThanOrEqual(Math.ceil(floodS) + 2);
+    expect(signals).toBeLessThanOrEqual(Math.ceil(floodS) + 3);
     expect(summary.eventsDuringFlood).toBeLessThanOrEqual(cap);
   });
 });

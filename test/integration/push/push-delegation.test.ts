@@ -107,8 +107,10 @@ describe('delegate in push mode', () => {
     expect(rejectedTotal(after)).toBe(rejectedTotal(before));
     expect(await pushConfigsAt(agent, result.taskId!)).toEqual([]);
 
+    const secondsOf = (e: (typeof events)[number]) => Number(e.eventTime!.seconds) + e.eventTime!.nanos! / 1e9;
+    const answerToEnd = secondsOf(events.at(-1)!) - secondsOf(events[answeredAt]!);
     console.log(
-      `push delegation with one input round: ${events.length} history events; activities ${JSON.stringify(activities)}; ` +
+      `push delegation with one input round: answer to completion ${answerToEnd.toFixed(2)} s; ${events.length} history events; activities ${JSON.stringify(activities)}; ` +
         `taskUpdated signals ${taskUpdatedSignals(events).length}; by type ${JSON.stringify(eventCounts(events))}`,
     );
   });

@@ -47,20 +47,29 @@ function start(intervalMs = 1000, held = false): Rig {
 }
 
 describe('the delivery coalescer', () => {
-  it('signals the first delivery at once and the rest of a burst once, with the latest, when the second has passed', async () => {
+  it('signals the first two deliveries at once and the rest of a burst once, with the latest, when a second has passed', async () => {
     const { coalescer, sent, trailing } = start();
+    // After an answer an agent delivers the answered question's state, then the news: both go at once.
     expect(await coalescer.offer(BINDING, { n: 1 }, 'g1')).toBe('signaled');
-    for (let n = 2; n <= 50; n += 1) expect(await coalescer.offer(BINDING, { n }, `g${n}`)).toBe('coalesced');
-    expect(sent).toEqual([1]);
+    expect(await coalescer.offer(BINDING, { n: 2 }, 'g2')).toBe('signaled');
+    for (let n = 3; n <= 50; n += 1) expect(await coalescer.offer(BINDING, { n }, `g${n}`)).toBe('coalesced');
+    expect(sent).toEqual([1, 2]);
     await vi.advanceTimersByTimeAsync(999);
-    expect(sent).toEqual([1]);
+    expect(sent).toEqual([1, 2]);
     await vi.advanceTimersByTimeAsync(1);
-    expect(sent).toEqual([1, 50]);
+    expect(sent).toEqual([1, 2, 50]);
     expect(trailing).toEqual(['signaled']);
-    // Nothing pending: no more signals however long we wait, and the next delivery goes at once.
+    // Under a flood it is one a second.
+    for (let n = 51; n <= 60; n += 1) expect(await coalescer.offer(BINDING, { n }, `g${n}`)).toBe('coalesced');
+    await vi.advanceTimersByTimeAsync(999);
+    expect(sent).toEqual([1, 2, 50]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(sent).toEqual([1, 2, 50, 60]);
+    // Nothing pending: no more signals however long we wait, and the next two deliveries go at once.
     await vi.advanceTimersByTimeAsync(10_000);
-    expect(sent).toEqual([1, 50]);
-    expect(await coalescer.offer(BINDING, { n: 51 }, 'g51')).toBe('signaled');
+    expect(sent).toEqual([1, 2, 50, 60]);
+    expect(await coalescer.offer(BINDING, { n: 61 }, 'g61')).toBe('signaled');
+    expect(await coalescer.offer(BINDING, { n: 62 }, 'g62')).toBe('signaled');
   });
 
   it('keeps one signal in flight: deliveries meanwhile become one trailing signal after it returns', async () => {
@@ -117,8 +126,9 @@ describe('the delivery coalescer', () => {
     await coalescer.offer(BINDING, { s: 'a' }, 'g1');
     await coalescer.offer(BINDING, { s: 'b' }, 'g2');
     await coalescer.offer(BINDING, { s: 'c' }, 'g3');
+    await coalescer.offer(BINDING, { s: 'd' }, 'g4');
     await vi.advanceTimersByTimeAsync(1000);
-    expect(sent).toEqual(['a', 'b+c']);
+    expect(sent).toEqual(['a', 'b', 'c+d']);
     coalescer.close();
   });
 
@@ -156,8 +166,9 @@ describe('the delivery coalescer', () => {
     const { coalescer, sent } = start();
     await coalescer.offer(BINDING, { n: 1 }, 'g1');
     await coalescer.offer(BINDING, { n: 2 }, 'g2');
+    expect(await coalescer.offer(BINDING, { n: 3 }, 'g3')).toBe('coalesced');
     coalescer.close();
     await vi.advanceTimersByTimeAsync(5000);
-    expect(sent).toEqual([1]);
+    expect(sent).toEqual([1, 2]);
   });
 });

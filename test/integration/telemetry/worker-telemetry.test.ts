@@ -50,7 +50,13 @@ describe('a traced delegation whose worker is killed', () => {
     const handle = await startDelegate(
       client,
       taskQueue,
-      compatRequest({ mode: 'stream', text: 'Check payment-service for Node.js 24.', metadata: { chunkDelayMs: 600 } }),
+      // Its three chunks 5 s apart: the stream must still run when the kill lands, and the first chunk
+      // reaches the heartbeat details (throttled to 4 s here) well before it ends.
+      compatRequest({
+        mode: 'stream',
+        text: 'Check payment-service for Node.js 24.',
+        metadata: { chunkDelayMs: 5_000 },
+      }),
     );
     await waitFor(async () => ((await trackingProgress(handle))?.artifacts[0]?.parts ?? 0) >= 1, {
       what: 'the first chunk',

@@ -14,11 +14,7 @@
  * is bundled with the workflows (plugin.ts, platform/workflow-bundle.ts); a worker without
  * tracing hands the spans to a sink that drops them.
  */
-import {
-  OpenTelemetryInboundInterceptor,
-  OpenTelemetryInternalsInterceptor,
-  OpenTelemetryOutboundInterceptor,
-} from '@temporalio/interceptors-opentelemetry/lib/workflow/index.js';
+import type * as Official from '@temporalio/interceptors-opentelemetry/lib/workflow/index.js';
 import {
   getRandomStream,
   workflowRandom,
@@ -36,12 +32,34 @@ const SPAN_ID_STREAM = 'a2a-temporal/tracing';
 
 type Fn<T> = () => T;
 
+interface Officials {
+  inbound: Official.OpenTelemetryInboundInterceptor;
+  outbound: Official.OpenTelemetryOutboundInterceptor;
+  internals: Official.OpenTelemetryInternalsInterceptor;
+}
+
+/**
+ * The official interceptors, loaded on a workflow's first traced call. With the reusable V8
+ * context every module a workflow imports is evaluated again for each workflow and held while it
+ * is cached: OpenTelemetry's libraries, the largest part of the bundle, and the tracer provider
+ * the interceptors build would cost an untraced workflow more than everything else it holds.
+ */
+function loadOfficials(): Officials {
+  // A synchronous require the bundler resolves statically: a dynamic import() would make the first traced call wait a microtask.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const official = require('@temporalio/interceptors-opentelemetry/lib/workflow/index.js') as typeof Official;
+  return {
+    inbound: new official.OpenTelemetryInboundInterceptor(),
+    outbound: new official.OpenTelemetryOutboundInterceptor(),
+    internals: new official.OpenTelemetryInternalsInterceptor(),
+  };
+}
+
 export const interceptors = (): WorkflowInterceptors => {
   let traced = false;
   let spanIds: ReturnType<typeof getRandomStream> | undefined;
-  const inbound = new OpenTelemetryInboundInterceptor();
-  const outbound = new OpenTelemetryOutboundInterceptor();
-  const internals = new OpenTelemetryInternalsInterceptor();
+  let loaded: Officials | undefined;
+  const officials = (): Officials => (loaded ??= loadOfficials());
 
   /** Runs the official interceptor with span ids from their own stream, and `next` with the workflow's. */
   function official<I, R>(call: (input: I, next: (i: I) => R) => R, input: I, next: (i: I) => R): R {
@@ -56,23 +74,23 @@ export const interceptors = (): WorkflowInterceptors => {
   const inboundCalls: WorkflowInboundCallsInterceptor = {
     execute(input, next) {
       traced = input.headers[TRACE_HEADER] !== undefined;
-      return via(inbound.execute.bind(inbound))(input, next);
+      return via((i: typeof input, n: typeof next) => officials().inbound.execute(i, n))(input, next);
     },
-    handleSignal: via(inbound.handleSignal.bind(inbound)),
-    handleUpdate: via(inbound.handleUpdate.bind(inbound)),
+    handleSignal: via((i, n) => officials().inbound.handleSignal(i, n)),
+    handleUpdate: via((i, n) => officials().inbound.handleUpdate(i, n)),
   };
   const outboundCalls: WorkflowOutboundCallsInterceptor = {
-    scheduleActivity: via(outbound.scheduleActivity.bind(outbound)),
-    scheduleLocalActivity: via(outbound.scheduleLocalActivity.bind(outbound)),
-    startChildWorkflowExecution: via(outbound.startChildWorkflowExecution.bind(outbound)),
-    continueAsNew: via(outbound.continueAsNew.bind(outbound)),
-    signalWorkflow: via(outbound.signalWorkflow.bind(outbound)),
+    scheduleActivity: via((i, n) => officials().outbound.scheduleActivity(i, n)),
+    scheduleLocalActivity: via((i, n) => officials().outbound.scheduleLocalActivity(i, n)),
+    startChildWorkflowExecution: via((i, n) => officials().outbound.startChildWorkflowExecution(i, n)),
+    continueAsNew: via((i, n) => officials().outbound.continueAsNew(i, n)),
+    signalWorkflow: via((i, n) => officials().outbound.signalWorkflow(i, n)),
     getLogAttributes: (input, next: Next<WorkflowOutboundCallsInterceptor, 'getLogAttributes'>) =>
-      traced ? outbound.getLogAttributes(input, next) : next(input),
+      traced ? officials().outbound.getLogAttributes(input, next) : next(input),
   };
   const internalCalls: WorkflowInternalsInterceptor = {
     dispose(input, next) {
-      if (traced) void internals.dispose(input, next);
+      if (traced) void officials().internals.dispose(input, next);
       else next(input);
     },
   };

@@ -65,7 +65,7 @@ const QUICK: Omit<
   latency: { warmup: 3, count: 30, pollIntervalMs: 5 },
   throughput: { levels: [{ concurrency: 50, total: 150 }], listIntervalMs: 100 },
   history: { shortMs: 1_000, longMs: 30_000 },
-  parked: { count: 1_000, startConcurrency: 50, answerConcurrency: 50, cache: 250 },
+  parked: { count: 1_000, startConcurrency: 50, answerConcurrency: 50, cache: 500 },
   resume: { chunkDelayMs: 1_000 },
   release: { warmup: 2, count: 10 },
 };

@@ -1,6 +1,7 @@
 import { CancelledFailure, Context } from '@temporalio/activity';
 import type { Message } from '../a2a/index.js';
 import type { ActivityDeps } from './deps.js';
+import { finalFailure } from './failures.js';
 import { isTransient } from './reachability.js';
 import { phaseOf } from './task-outcome.js';
 import { pollTask, type Follower } from './track-task.js';
@@ -55,6 +56,8 @@ async function send(turn: Turn, follower: Follower): Promise<{ kind: 'message'; 
     );
   } catch (err) {
     if (!isTransient(err)) throw err;
+    // Asked to wait longer than the delegation gives a silent agent: rate-limited, not unreachable; fail now.
+    if ((err.retryAfterMs ?? 0) >= reach.leftMs()) throw finalFailure(err, input.agent.name);
     await reach.failed(err, askedAt);
     return undefined;
   }

@@ -28,7 +28,7 @@ export function pollMessage(deps: ActivityDeps, input: TurnInput): Promise<TurnO
       const reply = await send(turn, follower);
       if (reply) return reply;
     }
-    follower.beat(); // a retry from here on polls this task
+    follower.beat(); // the heartbeat names the task (as soon as heartbeats may go): a retry polls it
     if (context.cancellationSignal.aborted) throw new CancelledFailure('the activity was cancelled');
     const phase = phaseOf(view.status, input.handled);
     return phase ? { kind: 'task', outcome: await view.result(phase) } : await pollTask(follower);

@@ -12,7 +12,7 @@ import { withoutHistory } from './task-view.js';
 
 export interface CancelTaskInput {
   agent: AgentRef;
-  /** The task to cancel; when unknown (a stream turn cancelled before the agent named it), `sent` finds it. */
+  /** The task to cancel; when unknown (a turn cancelled before the agent named it), `sent` finds it. */
   taskId?: string;
   /** The message whose task is to be canceled, looked up by its id. */
   sent?: Message;

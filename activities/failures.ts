@@ -16,8 +16,6 @@ import { AgentNotConfiguredError, AgentsFileError, CredentialMissingError } from
  * seen (the task id it created, the artifact chunks received), so nothing received is lost.
  */
 export function toActivityFailure(err: unknown, agentName: string, details?: unknown): Error {
-  // An agent named by URL is printed without user info or query string: a credential could hide there.
-  const agent = agentLabel(agentName);
   if (err instanceof ApplicationFailure) {
     if (!err.nonRetryable || details === undefined || err.details?.length) return err;
     return ApplicationFailure.create({
@@ -35,16 +33,7 @@ export function toActivityFailure(err: unknown, agentName: string, details?: unk
       err instanceof Error ? err : undefined,
     );
   }
-  if (err instanceof A2AError) {
-    return ApplicationFailure.create({
-      type: A2A_ERROR_TYPE_PREFIX + err.code.replace(/^A2A_/, ''),
-      message: `Agent "${agent}": ${err.message}`,
-      nonRetryable: !err.retryable,
-      nextRetryDelay: err.retryAfterMs,
-      cause: err,
-      ...(!err.retryable && details !== undefined ? { details: [details] } : {}),
-    });
-  }
+  if (err instanceof A2AError) return a2aFailure(err, agentName, !err.retryable, details);
   if (err instanceof AgentNotConfiguredError || err instanceof AgentsFileError) {
     return ApplicationFailure.nonRetryable(err.message, FailureType.agentNotConfigured);
   }
@@ -53,6 +42,26 @@ export function toActivityFailure(err: unknown, agentName: string, details?: unk
   }
   // A bug of ours or an unexpected runtime error: let Temporal retry it and show it in the UI.
   return err instanceof Error ? err : new Error(String(err));
+}
+
+/**
+ * The failure of an A2A error that is not tried again, retryable or not: e.g. the agent asked for
+ * a wait (`Retry-After`) longer than the delegation gives an agent that does not answer.
+ */
+export function finalFailure(err: A2AError, agentName: string): ApplicationFailure {
+  return a2aFailure(err, agentName, true);
+}
+
+function a2aFailure(err: A2AError, agentName: string, nonRetryable: boolean, details?: unknown): ApplicationFailure {
+  // An agent named by URL is printed without user info or query string: a credential could hide there.
+  return ApplicationFailure.create({
+    type: A2A_ERROR_TYPE_PREFIX + err.code.replace(/^A2A_/, ''),
+    message: `Agent "${agentLabel(agentName)}": ${err.message}`,
+    nonRetryable,
+    nextRetryDelay: err.retryAfterMs,
+    cause: err,
+    ...(nonRetryable && details !== undefined ? { details: [details] } : {}),
+  });
 }
 
 /** Runs `fn`, mapping its errors with {@link toActivityFailure}; `seen` gives the details of a cancellation or a final failure. */

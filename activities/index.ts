@@ -20,13 +20,15 @@ import { DEFAULT_LIMITS } from '../a2a/limits.js';
 import type { ActivityDeps } from './deps.js';
 import { getTask, type GetTaskInput, type GetTaskOutcome } from './get-task.js';
 import { holdFiles, type HoldFilesInput } from './hold-files.js';
+import { pollMessage } from './poll-message.js';
 import { deletePushConfig, registerPushConfig, type PushConfigInput, type PushRegistration } from './push-config.js';
 import { resolveAgent, type ResolveAgentInput } from './resolve-agent.js';
 import { sendMessage, type SendMessageInput, type SendOutcome } from './send-message.js';
-import { streamMessage, type StreamMessageInput, type StreamTurnOutcome } from './stream-message.js';
+import { streamMessage } from './stream-message.js';
 import type { TrackOutcome } from './task-outcome.js';
 import { TaskOwners } from './task-identity.js';
 import { trackTask, type TrackTaskInput } from './track-task.js';
+import type { TurnInput, TurnOutcome } from './turn.js';
 
 /** What the delegation activities are built from: the agents file, the A2A client's settings, push mode and telemetry. See [docs/guide.md](../docs/guide.md#delegation-inside-your-own-workflows). */
 export interface CreateActivitiesOptions {
@@ -77,7 +79,9 @@ export interface DelegationActivities {
   /** Sends a message with `returnImmediately`, or adopts the task an earlier attempt created. */
   'a2a.sendMessage': (input: SendMessageInput) => Promise<SendOutcome>;
   /** Sends a message as a stream and follows the reply until the task decides. */
-  'a2a.streamMessage': (input: StreamMessageInput) => Promise<StreamTurnOutcome>;
+  'a2a.streamMessage': (input: TurnInput) => Promise<TurnOutcome>;
+  /** Sends a message with `returnImmediately` and polls its task until it decides (or the round ends). */
+  'a2a.pollMessage': (input: TurnInput) => Promise<TurnOutcome>;
   /** Follows a task for one round (stream or poll), heartbeating what it has seen. */
   'a2a.trackTask': (input: TrackTaskInput) => Promise<TrackOutcome>;
   /** Cancels the remote task. */
@@ -136,7 +140,8 @@ export function createActivities(options: CreateActivitiesOptions = {}): Delegat
   return {
     'a2a.resolveAgent': (input: ResolveAgentInput) => resolveAgent(deps, input),
     'a2a.sendMessage': (input: SendMessageInput) => sendMessage(deps, input),
-    'a2a.streamMessage': (input: StreamMessageInput) => streamMessage(deps, input),
+    'a2a.streamMessage': (input: TurnInput) => streamMessage(deps, input),
+    'a2a.pollMessage': (input: TurnInput) => pollMessage(deps, input),
     'a2a.trackTask': (input: TrackTaskInput) => trackTask(deps, input),
     'a2a.cancelTask': (input: CancelTaskInput) => cancelTask(deps, input),
     'a2a.getTask': (input: GetTaskInput) => getTask(deps, input),
@@ -152,7 +157,7 @@ export type DelegationActivityName = keyof DelegationActivities extends `a2a.${i
 export { AgentRegistry, loadAgentRegistry, type AgentsFile } from './agent-registry.js';
 export type { ResolveAgentInput } from './resolve-agent.js';
 export type { SendMessageInput } from './send-message.js';
-export type { StreamMessageInput } from './stream-message.js';
+export type { TurnInput } from './turn.js';
 export type { RoundSettings, TrackTaskInput, TrackOutcome, TrackProgress } from './track-task.js';
 export type { CancelTaskInput } from './cancel-task.js';
 export type { GetTaskInput } from './get-task.js';

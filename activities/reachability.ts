@@ -152,6 +152,11 @@ export class Reachability {
     return Math.min(ms, Math.max(1_000, this.limitMs - (now - (this.since ?? now))));
   }
 
+  /** What is left of the budget (ms): how much longer the agent may stay silent before the delegation gives up. */
+  leftMs(now = Date.now()): number {
+    return this.limitMs - (now - (this.since ?? now));
+  }
+
   /** True once the agent has not answered for the whole budget. */
   get exhausted(): boolean {
     return this.since !== undefined && Date.now() - this.since >= this.limitMs;

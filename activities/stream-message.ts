@@ -1,34 +1,9 @@
-import { Context, log } from '@temporalio/activity';
-import type { Message, StreamOptions } from '../a2a/index.js';
-import type { AgentRef } from '../contract/delegation-types.js';
-import { clientFor, type ActivityDeps } from './deps.js';
-import { asActivity } from './failures.js';
-import { heartbeating } from './heartbeat.js';
-import { withinPayloadLimit } from './payload-limit.js';
+import { Context } from '@temporalio/activity';
+import type { StreamOptions } from '../a2a/index.js';
+import type { ActivityDeps } from './deps.js';
 import { isTransient } from './reachability.js';
-import { awaitEarlierSend, sentAtOf } from './send-message.js';
-import type { TrackOutcome } from './task-outcome.js';
-import {
-  followerOf,
-  followStream,
-  progressOf,
-  resumeFollowing,
-  STREAM_IDLE_MS,
-  StreamEndedEarly,
-  withReachability,
-  type RoundSettings,
-} from './track-task.js';
-
-export interface StreamMessageInput extends RoundSettings {
-  agent: AgentRef;
-  /** The complete message, ids included: they come from the workflow, so every retry sends the same ones. */
-  message: Message;
-  acceptedOutputModes?: string[];
-  handled?: TrackOutcome['status'];
-}
-
-/** A stream turn ends with the agent's direct reply, or with the task decided (or still running at the round's end). */
-export type StreamTurnOutcome = { kind: 'message'; message: Message } | ({ kind: 'task' } & TrackOutcome);
+import { followStream, STREAM_IDLE_MS, StreamEndedEarly } from './track-task.js';
+import { runTurn, type TurnInput, type TurnOutcome } from './turn.js';
 
 /**
  * One turn in stream mode: SendStreamingMessage, then the reply stream is followed until the task
@@ -39,66 +14,29 @@ export type StreamTurnOutcome = { kind: 'message'; message: Message } | ({ kind:
  * heartbeat names, or first looks for the task our message id created and adopts it; only when
  * there is none does it send again.
  */
-export async function streamMessage(deps: ActivityDeps, input: StreamMessageInput): Promise<StreamTurnOutcome> {
-  const context = Context.current();
-  const { message } = input;
-  const { view, reach } = resumeFollowing(deps, input, {
-    ...(message.taskId ? { taskId: message.taskId } : {}),
-    ...(message.contextId ? { contextId: message.contextId } : {}),
-  });
-  // When a send left (an earlier attempt's, from its heartbeat): until its request timeout, it may still create its task.
-  let earlierSentAt = sentAtOf(context.info.heartbeatDetails);
-  let sentAt = earlierSentAt;
-  const details = () => ({ ...progressOf(view, reach), ...(sentAt === undefined ? {} : { sentAt }) });
-  // On cancellation the workflow learns the task id (and what was received) from the failure's details.
-  return asActivity(
-    input.agent.name,
-    async () => {
-      const client = await clientFor(deps, input.agent);
-      const signal = context.cancellationSignal;
-      const heartbeats = heartbeating(details);
-      const follower = followerOf(deps, client, input, { view, reach }, heartbeats.beat);
-      let mayHaveSent = context.info.attempt > 1;
+export function streamMessage(deps: ActivityDeps, input: TurnInput): Promise<TurnOutcome> {
+  return runTurn(deps, input, async (turn, follower) => {
+    const { view, reach } = turn;
+    const { client } = follower;
+    const context = Context.current();
+    for (let mayHaveSent = context.info.attempt > 1; ; mayHaveSent = true) {
+      if (!view.task.id && mayHaveSent) await turn.adoptEarlierSend(client, context.cancellationSignal);
+      const opening = view.task.id
+        ? undefined // resuming: subscribe to the task (its first event, a snapshot, replaces what was seen)
+        : (round: AbortSignal, options: Pick<StreamOptions, 'fileBytes'>) => {
+            turn.sentAt = Date.now();
+            return client.sendStreamingMessage(
+              { message: input.message, configuration: { acceptedOutputModes: input.acceptedOutputModes } },
+              { signal: round, idleTimeoutMs: STREAM_IDLE_MS, ...options },
+            );
+          };
       try {
-        for (;;) {
-          if (!view.task.id && mayHaveSent) {
-            const window = deps.requestTimeoutMs;
-            const existing = await awaitEarlierSend(client, input.message, earlierSentAt, window, signal);
-            earlierSentAt = undefined; // a failure within this attempt tells whether the send got through
-            if (existing) {
-              log.info('adopted the task our message created earlier', {
-                taskId: existing.id,
-                messageId: input.message.messageId,
-              });
-              await view.read(existing);
-            }
-          }
-          const opening = view.task.id
-            ? undefined // resuming: subscribe to the task (its first event, a snapshot, replaces what was seen)
-            : (round: AbortSignal, options: Pick<StreamOptions, 'fileBytes'>) => {
-                sentAt = Date.now();
-                return client.sendStreamingMessage(
-                  { message: input.message, configuration: { acceptedOutputModes: input.acceptedOutputModes } },
-                  { signal: round, idleTimeoutMs: STREAM_IDLE_MS, ...options },
-                );
-              };
-          mayHaveSent = true;
-          try {
-            const end = await followStream(follower, opening);
-            const offloaded = deps.offloadsPayloads;
-            if (end.kind === 'message') return withinPayloadLimit(end, input.agent.name, 'its direct reply', offloaded);
-            const outcome = { kind: 'task' as const, ...withReachability(end.outcome, reach) };
-            return withinPayloadLimit(outcome, input.agent.name, `task ${view.task.id}`, offloaded);
-          } catch (err) {
-            // Before the task was named we cannot tell whether the agent got the message: look before sending again.
-            if (view.task.id || !(isTransient(err) || err instanceof StreamEndedEarly)) throw err;
-            await reach.failed(err);
-          }
-        }
-      } finally {
-        heartbeats.stop();
+        return await followStream(follower, opening);
+      } catch (err) {
+        // Before the task was named we cannot tell whether the agent got the message: look before sending again.
+        if (view.task.id || !(isTransient(err) || err instanceof StreamEndedEarly)) throw err;
+        await reach.failed(err);
       }
-    },
-    details,
-  );
+    }
+  });
 }

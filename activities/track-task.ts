@@ -67,7 +67,7 @@ export async function trackTask(deps: ActivityDeps, input: TrackTaskInput): Prom
       try {
         const client = await clientFor(deps, input.agent);
         const follower = followerOf(deps, client, input, { view, reach }, heartbeats.beat);
-        const end = input.mode === 'stream' ? await followStream(follower) : await poll(follower);
+        const end = input.mode === 'stream' ? await followStream(follower) : await pollTask(follower);
         // A subscription or a read never answers with a direct reply: that only ends a send.
         if (end.kind === 'message')
           throw new InvalidResponseError('The agent answered a subscription with a message.', {});
@@ -213,7 +213,10 @@ export function followerOf(
 }
 
 /** Where following ended: the task decided (or the round ended, `running`), or the agent replied with a message. */
-export type FollowEnd = { kind: 'task'; outcome: TrackOutcome } | { kind: 'message'; message: Message };
+export type FollowEnd = TaskEnd | { kind: 'message'; message: Message };
+
+/** Following ended with the task: decided, or `running` at the round's end. */
+export type TaskEnd = { kind: 'task'; outcome: TrackOutcome };
 
 /**
  * Follows the task's stream until it decides (see {@link phaseOf}) or the round ends: the
@@ -318,7 +321,12 @@ export class StreamEndedEarly extends Error {
   }
 }
 
-async function poll(f: Follower): Promise<FollowEnd> {
+/**
+ * Reads the task with GetTask, with capped exponential backoff while nothing changes, until it
+ * decides (see {@link phaseOf}) or the round ends. Transient failures are retried here, counted
+ * by `reach`. The first read leaves at once.
+ */
+export async function pollTask(f: Follower): Promise<TaskEnd> {
   const { input, view } = f;
   let pause = input.pollInitialMs;
   for (;;) {
@@ -332,7 +340,7 @@ async function poll(f: Follower): Promise<FollowEnd> {
 }
 
 /** One GetTask (a transient failure counts against reachability and reads nothing): the end when the task decided. */
-async function readTask(f: Follower): Promise<FollowEnd | undefined> {
+async function readTask(f: Follower): Promise<TaskEnd | undefined> {
   const { client, input, view, reach, beat } = f;
   const timeoutMs = reach.timeoutFor(f.requestTimeoutMs);
   const askedAt = reach.asking('GetTask');
@@ -358,6 +366,6 @@ async function readTask(f: Follower): Promise<FollowEnd | undefined> {
   return phase ? { kind: 'task', outcome: await view.result(phase) } : undefined;
 }
 
-async function running(view: TaskView): Promise<FollowEnd> {
+async function running(view: TaskView): Promise<TaskEnd> {
   return { kind: 'task', outcome: await view.result('running') };
 }

@@ -47,9 +47,9 @@ export async function pendingActivities(handle: WorkflowHandle): Promise<Pending
 }
 
 /** Activities that follow a task and heartbeat what they have seen. */
-const FOLLOWING = new Set(['a2a.trackTask', 'a2a.streamMessage']);
+const FOLLOWING = new Set(['a2a.trackTask', 'a2a.streamMessage', 'a2a.pollMessage']);
 
-/** The last heartbeat of the activity following the task (a tracking round or a stream turn), if one runs. */
+/** The last heartbeat of the activity following the task (a tracking round, or a stream or poll turn), if one runs. */
 export async function trackingProgress(handle: WorkflowHandle): Promise<TrackProgress | undefined> {
   return followingProgress(await pendingActivities(handle));
 }

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { DelegateInput, PendingQuestion, ResumeState } from '../../contract/delegation-types.js';
 import { answerSignal, answerUpdate, delegationStatusQuery, taskUpdatedSignal } from '../../contract/messages.js';
 import { waitFor } from '../helpers/wait.js';
-import { CONTEXT_ID, outcome, resolved, sent, TASK_ID } from './scripted-agent.js';
+import { CONTEXT_ID, outcome, resolved, sent, TASK_ID, turn } from './scripted-agent.js';
 import { useScriptedWorker } from './support.js';
 
 const temporal = useScriptedWorker({ suggestContinueAsNewAfter: 70 });
@@ -47,7 +47,7 @@ describe('delegate across continue-as-new', () => {
   it('carries every field to the next run: the waiting question, question ids, the unreachable clock, the byte budget, the deadline', async () => {
     const { handle, agent } = await temporal.start('delegate', { ...request, mode: 'poll', deadline: '1 day' }, [
       { call: 'a2a.resolveAgent', answer: resolved('poll') },
-      { call: 'a2a.sendMessage', answer: sent() },
+      { call: 'a2a.pollMessage', answer: turn(outcome('running')) },
       {
         call: 'a2a.trackTask',
         answer: outcome('auth-required', { text: 'Grant registry access', messageId: 'm-auth' }),
@@ -63,9 +63,8 @@ describe('delegate across continue-as-new', () => {
         }),
       },
       // The next run: the answer to q2, then a third question.
-      { call: 'a2a.sendMessage', answer: sent() },
-      { call: 'a2a.trackTask', answer: outcome('input-required', { text: 'npm or pnpm?', messageId: 'm-pm' }) },
-      { call: 'a2a.sendMessage', answer: sent(outcome('completed')) },
+      { call: 'a2a.pollMessage', answer: turn(outcome('input-required', { text: 'npm or pnpm?', messageId: 'm-pm' })) },
+      { call: 'a2a.pollMessage', answer: turn(outcome('completed')) },
     ]);
     await questionOf(handle, 'q2');
     // Refused answers (they name no waiting question) are history events all the same.
@@ -92,12 +91,12 @@ describe('delegate across continue-as-new', () => {
     await questionOf(handle, 'q3');
     await handle.executeUpdate(answerUpdate, { args: [{ text: 'pnpm', questionId: 'q3' }] });
     expect(await handle.result()).toMatchObject({ state: 'TASK_STATE_COMPLETED', rounds: 2 });
-    // The new run's tracking round went on counting the agent's silence and the bytes it made the
+    // The new run's turn went on counting the agent's silence and the bytes it made the
     // delegation drop from where they were, in the delegation's context.
-    expect(agent.inputsOf('a2a.trackTask')[2]).toMatchObject({
+    expect(agent.inputsOf('a2a.pollMessage')[1]).toMatchObject({
       unreachableSince: UNREACHABLE_SINCE,
       droppedBytes: DROPPED_BYTES,
-      contextId: CONTEXT_ID,
+      message: { taskId: TASK_ID, contextId: CONTEXT_ID },
     });
     agent.expectPlayed();
   });

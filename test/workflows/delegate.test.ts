@@ -7,7 +7,7 @@ import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import { answerUpdate, FailureType, type DelegateInput, type DelegateResult } from '../../contract/index.js';
-import { heldUntilReleased, outcome, resolved, sent, task, TASK_ID, turn } from './scripted-agent.js';
+import { heldUntilCancelled, heldUntilReleased, outcome, resolved, task, TASK_ID, turn } from './scripted-agent.js';
 import { questionOf, statusOf, useScriptedWorker } from './support.js';
 import { currentDetails } from '../helpers/delegations.js';
 import { waitFor } from '../helpers/wait.js';
@@ -27,10 +27,10 @@ async function failureOf(handle: WorkflowHandle): Promise<ApplicationFailure> {
 }
 
 describe('delegate', () => {
-  it('completes without following the task when the send already decided it', async () => {
+  it('completes without a tracking round when the turn that sent already decided it', async () => {
     const { handle, agent } = await temporal.start('delegate', { ...request, mode: 'poll' }, [
       { call: 'a2a.resolveAgent', answer: resolved('poll') },
-      { call: 'a2a.sendMessage', answer: sent(outcome('completed', { report: 'all compatible' })) },
+      { call: 'a2a.pollMessage', answer: turn(outcome('completed', { report: 'all compatible' })) },
     ]);
     const result = (await handle.result()) as DelegateResult;
     expect(result).toMatchObject({ kind: 'task', taskId: TASK_ID, state: 'TASK_STATE_COMPLETED', rounds: 0 });
@@ -60,14 +60,12 @@ describe('delegate', () => {
     const resumed = heldUntilReleased(outcome('input-required', nodeQuestion));
     const { handle, agent } = await temporal.start('delegate', { ...request, mode: 'poll' }, [
       { call: 'a2a.resolveAgent', answer: resolved('poll') },
-      { call: 'a2a.sendMessage', answer: sent() },
       {
-        call: 'a2a.trackTask',
-        answer: outcome('auth-required', { text: 'Grant registry access', messageId: 'm-auth' }),
+        call: 'a2a.pollMessage',
+        answer: turn(outcome('auth-required', { text: 'Grant registry access', messageId: 'm-auth' })),
       },
       { call: 'a2a.trackTask', answer: resumed.answer },
-      { call: 'a2a.sendMessage', answer: sent() },
-      { call: 'a2a.trackTask', answer: outcome('completed') },
+      { call: 'a2a.pollMessage', answer: turn(outcome('completed')) },
     ]);
     expect(await questionOf(handle, 'q1')).toMatchObject({ state: 'TASK_STATE_AUTH_REQUIRED' });
     resumed.release();
@@ -75,16 +73,15 @@ describe('delegate', () => {
     await handle.executeUpdate(answerUpdate, { args: [{ text: 'Node.js 24', questionId: 'q2' }] });
     expect(await handle.result()).toMatchObject({ state: 'TASK_STATE_COMPLETED', rounds: 1 });
     // The watch followed the task as the question it already had; the answer went to the task.
-    expect(agent.inputsOf('a2a.trackTask')[1]!.handled).toMatchObject({ messageId: 'm-auth' });
-    expect(agent.inputsOf('a2a.sendMessage')[1]!.message.parts).toEqual([{ text: 'Node.js 24' }]);
+    expect(agent.inputsOf('a2a.trackTask')[0]!.handled).toMatchObject({ messageId: 'm-auth' });
+    expect(agent.inputsOf('a2a.pollMessage')[1]!.message.parts).toEqual([{ text: 'Node.js 24' }]);
     agent.expectPlayed();
   });
 
   it('cancels the remote task when nobody answers within the input deadline', async () => {
     const { handle, agent } = await temporal.start('delegate', { ...request, mode: 'poll', inputTimeout: '1 hour' }, [
       { call: 'a2a.resolveAgent', answer: resolved('poll') },
-      { call: 'a2a.sendMessage', answer: sent() },
-      { call: 'a2a.trackTask', answer: outcome('input-required', nodeQuestion) },
+      { call: 'a2a.pollMessage', answer: turn(outcome('input-required', nodeQuestion)) },
       { call: 'a2a.cancelTask', answer: task('TASK_STATE_CANCELED') },
     ]);
     await questionOf(handle, 'q1');
@@ -101,8 +98,7 @@ describe('delegate', () => {
   it('fails at its deadline while the question waits, and cancels the remote task', async () => {
     const { handle, agent } = await temporal.start('delegate', { ...request, mode: 'poll', deadline: '1 day' }, [
       { call: 'a2a.resolveAgent', answer: resolved('poll') },
-      { call: 'a2a.sendMessage', answer: sent() },
-      { call: 'a2a.trackTask', answer: outcome('input-required', nodeQuestion) },
+      { call: 'a2a.pollMessage', answer: turn(outcome('input-required', nodeQuestion)) },
       { call: 'a2a.cancelTask', answer: task('TASK_STATE_CANCELED') },
     ]);
     await questionOf(handle, 'q1');
@@ -123,7 +119,7 @@ describe('delegate', () => {
     );
     const { handle, agent } = await temporal.start('delegate', { ...request, mode: 'poll' }, [
       { call: 'a2a.resolveAgent', answer: resolved('poll') },
-      { call: 'a2a.sendMessage', answer: sent() },
+      { call: 'a2a.pollMessage', answer: turn(outcome('running')) },
       { call: 'a2a.trackTask', answer: () => Promise.reject(invalid) },
       { call: 'a2a.cancelTask', answer: task('TASK_STATE_CANCELED') },
     ]);
@@ -144,8 +140,7 @@ describe('delegate', () => {
     );
     const { handle, agent } = await temporal.start('delegate', { ...request, mode: 'poll' }, [
       { call: 'a2a.resolveAgent', answer: resolved('poll') },
-      { call: 'a2a.sendMessage', answer: sent() },
-      { call: 'a2a.trackTask', answer: outcome('input-required', nodeQuestion) },
+      { call: 'a2a.pollMessage', answer: turn(outcome('input-required', nodeQuestion)) },
       { call: 'a2a.cancelTask', answer: () => Promise.reject(refused) },
     ]);
     await questionOf(handle, 'q1');
@@ -157,6 +152,32 @@ describe('delegate', () => {
     expect(status.remoteCancel).toMatch(/^CancelTask failed: .*answered CancelTask with an event stream/);
     agent.expectPlayed();
   });
+
+  // A person cancels while the poll turn runs: the task it named (its failure's details say
+  // which), or before the agent named one, the task of the message in flight, is canceled.
+  for (const named of [true, false])
+    it(`cancels the task of a poll turn cancelled ${named ? 'after' : 'before'} the agent named it`, async () => {
+      const turnRunning = heldUntilCancelled({ taskId: named ? TASK_ID : '', events: named ? 1 : 0, artifacts: [] });
+      // A short heartbeat timeout: the turn hears the cancel with its next heartbeat.
+      const tracking = { heartbeatTimeout: '1 second' };
+      const { handle, agent } = await temporal.start('delegate', { ...request, mode: 'poll', tracking }, [
+        { call: 'a2a.resolveAgent', answer: resolved('poll') },
+        { call: 'a2a.pollMessage', answer: turnRunning.answer },
+        { call: 'a2a.cancelTask', answer: task('TASK_STATE_CANCELED') },
+      ]);
+      await turnRunning.started;
+      await handle.cancel();
+      await expect(handle.result()).rejects.toThrow(WorkflowFailedError);
+      const [cancel] = agent.inputsOf('a2a.cancelTask');
+      if (named) expect(cancel).toEqual({ agent: expect.anything(), taskId: TASK_ID });
+      else expect(cancel).toEqual({ agent: expect.anything(), sent: agent.inputsOf('a2a.pollMessage')[0]!.message });
+      expect(await statusOf(handle)).toMatchObject({
+        phase: 'canceled',
+        remoteCancel: 'the agent reports TASK_STATE_CANCELED',
+      });
+      agent.expectPlayed();
+    });
+
   it("shows the agent's silence in the UI's current details while it lasts, and clears it once the agent answers", async () => {
     const since = Date.parse('2026-01-05T14:02:11.000Z');
     const silent = {
@@ -172,7 +193,7 @@ describe('delegate', () => {
     const completed = heldUntilReleased(outcome('completed', { report: 'all compatible' }));
     const { handle, agent } = await temporal.start('delegate', { ...request, mode: 'poll' }, [
       { call: 'a2a.resolveAgent', answer: resolved('poll') },
-      { call: 'a2a.sendMessage', answer: sent() },
+      { call: 'a2a.pollMessage', answer: turn(outcome('running')) },
       { call: 'a2a.trackTask', answer: silent },
       { call: 'a2a.trackTask', answer: answered.answer },
       { call: 'a2a.trackTask', answer: completed.answer },

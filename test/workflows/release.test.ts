@@ -16,7 +16,7 @@ import {
   type ReleaseStatus,
 } from '../../contract/index.js';
 import { waitFor } from '../helpers/wait.js';
-import { outcome, resolved, sent, task } from './scripted-agent.js';
+import { outcome, resolved, task, turn } from './scripted-agent.js';
 import { useScriptedWorker } from './support.js';
 
 const temporal = useScriptedWorker('time-skipping');
@@ -30,15 +30,15 @@ describe('release', () => {
     const { handle, agents } = await temporal.startCoordinator('release', sampleReleaseInput({ mode: 'poll' }), {
       compat: [
         { call: 'a2a.resolveAgent', answer: resolved('poll') },
-        { call: 'a2a.sendMessage', answer: sent(outcome('failed', { text: 'backend down', messageId: 'm1' })) },
+        { call: 'a2a.pollMessage', answer: turn(outcome('failed', { text: 'backend down', messageId: 'm1' })) },
       ],
       changelog: [
         { call: 'a2a.resolveAgent', answer: resolved('poll') },
-        { call: 'a2a.sendMessage', answer: sent(outcome('rejected', { text: 'no changelog here', messageId: 'm2' })) },
+        { call: 'a2a.pollMessage', answer: turn(outcome('rejected', { text: 'no changelog here', messageId: 'm2' })) },
       ],
       license: [
         { call: 'a2a.resolveAgent', answer: resolved('poll') },
-        { call: 'a2a.sendMessage', answer: sent() },
+        { call: 'a2a.pollMessage', answer: turn(outcome('running')) },
         { call: 'a2a.trackTask', answer: () => Promise.reject(invalid) },
         { call: 'a2a.cancelTask', answer: task('TASK_STATE_CANCELED') },
       ],
@@ -68,23 +68,23 @@ describe('release', () => {
     const { handle, agents } = await temporal.startCoordinator('release', sampleReleaseInput({ mode: 'poll' }), {
       compat: [
         { call: 'a2a.resolveAgent', answer: resolved('poll') },
-        { call: 'a2a.sendMessage', answer: sent() },
+        { call: 'a2a.pollMessage', answer: turn(outcome('running')) },
         { call: 'a2a.trackTask', answer: ask(1) },
-        { call: 'a2a.sendMessage', answer: sent(ask(2)) },
-        { call: 'a2a.sendMessage', answer: sent(ask(3)) },
-        { call: 'a2a.sendMessage', answer: sent(outcome('completed')) },
+        { call: 'a2a.pollMessage', answer: turn(ask(2)) },
+        { call: 'a2a.pollMessage', answer: turn(ask(3)) },
+        { call: 'a2a.pollMessage', answer: turn(outcome('completed')) },
       ],
       changelog: [
         { call: 'a2a.resolveAgent', answer: resolved('poll') },
-        { call: 'a2a.sendMessage', answer: sent(outcome('completed')) },
+        { call: 'a2a.pollMessage', answer: turn(outcome('completed')) },
       ],
       license: [
         { call: 'a2a.resolveAgent', answer: resolved('poll') },
-        { call: 'a2a.sendMessage', answer: sent(outcome('completed')) },
+        { call: 'a2a.pollMessage', answer: turn(outcome('completed')) },
       ],
       'compat-sorted': [
         { call: 'a2a.resolveAgent', answer: resolved('poll') },
-        { call: 'a2a.sendMessage', answer: sent(outcome('completed')) },
+        { call: 'a2a.pollMessage', answer: turn(outcome('completed')) },
       ],
     });
     const answer = (a: AnswerInput) => handle.executeUpdate(releaseAnswerUpdate, { args: [a] });
@@ -107,7 +107,7 @@ describe('release', () => {
     await waitFor(async () => (await releaseStatusOf(handle)).phase === 'awaiting-approval');
     await handle.executeUpdate(approveUpdate, { args: [{ by: 'release-manager' }] });
     expect(((await handle.result()) as ReleaseResult).outcome).toBe('approved');
-    const answers = agents.compat!.inputsOf('a2a.sendMessage').map((input) => input.message.parts);
+    const answers = agents.compat!.inputsOf('a2a.pollMessage').map((input) => input.message.parts);
     expect(answers.slice(1)).toEqual([[{ text: 'Node.js 22' }], [{ text: 'pnpm' }], [{ text: 'pnpm' }]]);
     for (const agent of Object.values(agents)) agent.expectPlayed();
   });

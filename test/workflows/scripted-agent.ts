@@ -5,10 +5,10 @@
  * one, fails the activity non-retryably with a sentence that says so, and `expectPlayed()`
  * fails the test: a script never answers something it was not told to.
  */
-import { ApplicationFailure, Context } from '@temporalio/activity';
+import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activity';
 import { expect } from 'vitest';
 import type { Message, Task, TaskState } from '../../a2a/index.js';
-import type { DelegationActivities, TrackOutcome } from '../../activities/index.js';
+import type { DelegationActivities, TrackOutcome, TrackProgress } from '../../activities/index.js';
 import type { ResolvedAgent } from '../../contract/delegation-types.js';
 
 type Name = keyof DelegationActivities;
@@ -75,6 +75,7 @@ export function scriptedActivities(scriptOf: (workflowId: string) => ScriptedAge
     'a2a.resolveAgent': play('a2a.resolveAgent'),
     'a2a.sendMessage': play('a2a.sendMessage'),
     'a2a.streamMessage': play('a2a.streamMessage'),
+    'a2a.pollMessage': play('a2a.pollMessage'),
     'a2a.trackTask': play('a2a.trackTask'),
     'a2a.cancelTask': play('a2a.cancelTask'),
     'a2a.getTask': play('a2a.getTask'),
@@ -133,7 +134,7 @@ export function outcome(
   } as TrackOutcome;
 }
 
-/** SendMessage's answer: the task, running, or (with `decided`) already decided. */
+/** SendMessage's answer (push mode's send): the task, running, or (with `decided`) already decided. */
 export function sent(decided?: TrackOutcome): Output<'a2a.sendMessage'> {
   if (!decided) return { kind: 'task', task: task('TASK_STATE_WORKING'), adopted: false };
   const { task: decidedTask, phase, status, statusText, artifacts } = decided;
@@ -167,5 +168,30 @@ export function heldUntilReleased<T>(answer: T): { answer: () => Promise<T>; rel
       return answer;
     },
     release: () => release(),
+  };
+}
+
+/**
+ * An activity that runs until the workflow cancels it, heartbeating `seen` (what a turn had seen
+ * of its task, the task id empty while the agent has not named it), and then fails as cancelled
+ * with `seen` as its details, as a real turn does. `started` resolves once it runs.
+ */
+export function heldUntilCancelled(seen: TrackProgress): { answer: () => Promise<never>; started: Promise<void> } {
+  let started = () => {};
+  const running = new Promise<void>((resolve) => (started = resolve));
+  return {
+    async answer() {
+      const context = Context.current();
+      started();
+      for (;;) {
+        context.heartbeat(seen);
+        try {
+          await context.sleep(100);
+        } catch {
+          throw new CancelledFailure('the activity was cancelled', [seen]);
+        }
+      }
+    },
+    started: running,
   };
 }

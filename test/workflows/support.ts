@@ -17,7 +17,7 @@ import { delegationStatusQuery, type DelegationStatus, type PendingQuestion } fr
 import { searchAttributeKeys } from '../../contract/search-attributes.js';
 import { registerSearchAttributes } from '../../platform/search-attributes-setup.js';
 import { waitFor } from '../helpers/wait.js';
-import { outcome, resolved, ScriptedAgent, scriptedActivities, sent, type Step } from './scripted-agent.js';
+import { outcome, resolved, ScriptedAgent, scriptedActivities, turn, type Step } from './scripted-agent.js';
 
 let runtimeInstalled = false;
 
@@ -113,7 +113,7 @@ export function useScriptedWorker(kind: TestServerKind): ScriptedWorker {
     scripts = {
       [warmUp]: new ScriptedAgent([
         { call: 'a2a.resolveAgent', answer: resolved('poll') },
-        { call: 'a2a.sendMessage', answer: sent(outcome('completed')) },
+        { call: 'a2a.pollMessage', answer: turn(outcome('completed')) },
       ]),
     };
     await env.client.workflow.execute('delegate', {

@@ -3,13 +3,13 @@
  * profile: `executeWithOptions` merges into the proxy's options, so a shared proxy would leak
  * one profile's deadlines into another):
  *
- * - `call`: one request (send, cancel, push mode's reads and config calls). Heartbeats while the
+ * - `call`: one request (push mode's send and reads, cancel, config calls). Heartbeats while the
  *   request is in flight, so a dead worker is noticed within the heartbeat timeout; gives up
  *   when the agent stays unreachable for `unreachableTimeout`.
- * - `follow`: a tracking round or a stream turn. No overall deadline: it lasts as long as the
- *   task (one round at a time); the activity itself fails as unreachable when the agent does not
- *   answer for `unreachableTimeout`, and heartbeats so a dead worker or a cancellation is noticed
- *   within the heartbeat timeout.
+ * - `follow`: a tracking round, or a stream or poll turn. No overall deadline: it lasts as long
+ *   as the task (one round at a time); the activity itself fails as unreachable when the agent
+ *   does not answer for `unreachableTimeout`, and heartbeats so a dead worker or a cancellation
+ *   is noticed within the heartbeat timeout.
  * - `resolve`: a local activity (a card GET, usually from the worker's cache), still recorded once.
  */
 import {
@@ -66,6 +66,7 @@ export function delegationActivities(settings: TrackingSettings): DelegationActi
     registerPushConfig: [calls, call],
     deletePushConfig: [cleanups, cleanup],
     streamMessage: [follows, follow],
+    pollMessage: [follows, follow],
     trackTask: [follows, follow],
   };
   return Object.fromEntries(

@@ -38,7 +38,7 @@ export class Deadline {
 
   /**
    * The failure of a delegation the deadline ended: where the task was when it passed (`taskId`,
-   * also when only a stream turn cut short had seen it; `taskState`, the last state seen before
+   * also when only a turn cut short had seen it; `taskState`, the last state seen before
    * our cancel), and whether the agent took the cancel.
    */
   failure(

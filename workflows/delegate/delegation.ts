@@ -52,7 +52,7 @@ export class Delegation {
   readonly acts: DelegationActivityCalls;
   /** The agent as the summaries in the UI name it. */
   readonly name: string;
-  /** A stream turn's message while the agent has not named its task: a cancellation looks the task up by it. */
+  /** A turn's message (stream, poll) while the agent has not named its task: a cancellation looks the task up by it. */
   inFlight: Message | undefined;
   private readonly deadline: Deadline;
   private readonly metrics: DelegationMetrics;
@@ -169,7 +169,7 @@ export class Delegation {
   /** The typed failure of a delegation that went wrong; a task it leaves running at the agent is canceled. */
   private async endFailed(err: unknown): Promise<Error> {
     const failure = delegationFailure(err, this.input);
-    // A stream turn that failed before the workflow adopted its task still names it in its progress.
+    // A turn (stream, poll) that failed before the workflow adopted its task still names it in its progress.
     const taskId = this.state.taskId ?? turnTaskId(err);
     if (leavesTaskRunning(failure, this.state, taskId)) await this.cancelRemoteTask('the delegation failed', taskId);
     // An agent that could not be reached is not asked again to delete its push config: that would
@@ -185,7 +185,7 @@ export class Delegation {
   }
 
   /**
-   * Cancels the remote task (`taskId`, or while a stream turn has not named it yet, the task of
+   * Cancels the remote task (`taskId`, or while a turn has not named it yet, the task of
    * our message in flight), from a scope no cancellation stops. Never throws: the agent's answer
    * goes into the status (`remoteCancel`). The activity's own timeouts bound how long a hostile
    * agent can hold it. @returns whether the agent took the cancel.

@@ -136,7 +136,7 @@ export function leavesTaskRunning(failure: Error, state: DelegationState, taskId
   return Boolean(taskId) && !TERMINAL_STATES.has(state.status.state ?? '') && !LEAVE_TASK.has(type);
 }
 
-/** The task id a cancelled or failed stream turn had seen (its failure carries it in its details). */
+/** The task id a cancelled or failed turn (stream, poll) had seen (its failure carries it in its details). */
 export function turnTaskId(err: unknown): string | undefined {
   const taskId = progressIn(err)?.taskId;
   return typeof taskId === 'string' && taskId ? taskId : undefined;

@@ -241,7 +241,7 @@ describe('delegate', () => {
       // one message per answer reached the agent: the first message and two answers
       const history = await handle.fetchHistory();
       const sends = history.events?.filter((e) =>
-        ['a2a.sendMessage', 'a2a.streamMessage'].includes(
+        ['a2a.sendMessage', 'a2a.streamMessage', 'a2a.pollMessage'].includes(
           e.activityTaskScheduledEventAttributes?.activityType?.name ?? '',
         ),
       );

@@ -48,7 +48,7 @@ async function withWorker<T>(registry: AgentRegistry, fn: (taskQueue: string) =>
 }
 
 describe('exactly once', () => {
-  // Push mode sends as poll mode does (SendMessage with returnImmediately).
+  // Push mode's send (a2a.sendMessage) looks for an earlier attempt's task as poll mode's turn does (awaitEarlierSend).
   for (const binding of ['HTTP+JSON', 'GRPC'] as const)
     for (const mode of ['stream', 'poll'] as const) {
       it(`sends once to an agent that acknowledges after 3× the heartbeat timeout (${mode}, ${binding})`, async () => {
@@ -174,31 +174,34 @@ describe('exactly once', () => {
       expect(agent.stats.messageIds).toHaveLength(3);
     });
 
-  it('cancels the task of a stream turn cancelled while the agent is still acknowledging it', async () => {
-    const client = await temporal.client();
-    agent.resetStats();
-    const status = await withWorker(registryOf({ compat: agent }), async (taskQueue) => {
-      const request = compatRequest({
-        mode: 'stream',
-        text: 'Check for Node.js 24',
-        metadata: { ackDelayMs: 2_000, workDelayMs: 10_000 },
+  for (const [mode, turn] of [
+    ['stream', 'a2a.streamMessage'],
+    ['poll', 'a2a.pollMessage'],
+  ] as const)
+    it(`cancels the task of a turn cancelled while the agent is still acknowledging it (${mode})`, async () => {
+      const client = await temporal.client();
+      agent.resetStats();
+      const status = await withWorker(registryOf({ compat: agent }), async (taskQueue) => {
+        const request = compatRequest({
+          mode,
+          text: 'Check for Node.js 24',
+          metadata: { ackDelayMs: 2_000, workDelayMs: 10_000 },
+        });
+        const handle = await startDelegate(client, taskQueue, request);
+        await waitFor(
+          async () => (await handle.describe()).raw.pendingActivities?.some((a) => a.activityType?.name === turn),
+          { what: 'the turn' },
+        );
+        await handle.cancel();
+        await handle.result().catch(() => undefined);
+        return (await handle.query(delegationStatusQuery)) as DelegationStatus;
       });
-      const handle = await startDelegate(client, taskQueue, request);
-      await waitFor(
-        async () =>
-          (await handle.describe()).raw.pendingActivities?.some((a) => a.activityType?.name === 'a2a.streamMessage'),
-        { what: 'the stream turn' },
-      );
-      await handle.cancel();
-      await handle.result().catch(() => undefined);
-      return (await handle.query(delegationStatusQuery)) as DelegationStatus;
+      expect(status.phase).toBe('canceled');
+      const { card } = await fetchAgentCard(agent.baseUrl);
+      const { tasks } = await createA2AClient({ card }).listTasks({ contextId: status.contextId });
+      expect(agent.stats.tasksCreated).toBe(1);
+      expect(tasks.map((t) => t.status.state)).toEqual(['TASK_STATE_CANCELED']);
     });
-    expect(status.phase).toBe('canceled');
-    const { card } = await fetchAgentCard(agent.baseUrl);
-    const { tasks } = await createA2AClient({ card }).listTasks({ contextId: status.contextId });
-    expect(agent.stats.tasksCreated).toBe(1);
-    expect(tasks.map((t) => t.status.state)).toEqual(['TASK_STATE_CANCELED']);
-  });
 
   it('does not read a task again that the send already returned finished', async () => {
     const client = await temporal.client();

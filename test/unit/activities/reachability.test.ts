@@ -26,6 +26,16 @@ describe('Reachability', () => {
     expect(reach.exhausted).toBe(true);
   });
 
+  it('tells what is left of the budget: all of it while the agent answers, less the silence so far', () => {
+    const reach = new Reachability('compat', 15_000);
+    const now = Date.now();
+    expect(reach.leftMs(now)).toBe(15_000);
+    reach.noted(refused, now - 10_000);
+    expect(reach.leftMs(now)).toBe(5_000);
+    reach.answered();
+    expect(reach.leftMs(now)).toBe(15_000);
+  });
+
   it('shows a request unanswered past the notice time as silence, before it fails', () => {
     const reach = new Reachability('compat', 120_000, undefined, 2_500);
     const askedAt = reach.asking('GetTask');

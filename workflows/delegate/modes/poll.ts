@@ -1,15 +1,15 @@
-/** Poll mode: SendMessage with `returnImmediately`, then GetTask rounds with capped backoff. */
-import { CancellationScope } from '@temporalio/workflow';
+/**
+ * Poll mode: one activity per turn sends with SendMessage and `returnImmediately`, then polls the
+ * task with GetTask (capped backoff) until it decides or the round ends; later rounds poll the
+ * task in tracking rounds.
+ */
 import type { Message } from '../../../a2a/index.js';
 import type { Delegation } from '../delegation.js';
-import { sendAndAdopt } from './send.js';
-import { trackRound, type AfterSend, type Tracker } from './tracker.js';
+import { sendTurn, trackRound, type AfterSend, type Tracker } from './tracker.js';
 
 export function pollMode(run: Delegation): Tracker {
   return {
-    send: (message: Message): Promise<AfterSend> =>
-      // Never cancelled half-way: we must learn the task id of what we sent, to cancel it.
-      CancellationScope.nonCancellable(() => sendAndAdopt(run, message)),
+    send: (message: Message): Promise<AfterSend> => sendTurn(run, message, 'poll'),
     follow: () => trackRound(run, 'poll'),
     close: async () => {},
     carried: () => ({ pushConfigId: undefined }),

@@ -1,4 +1,4 @@
-/** The SendMessage step shared by poll and push mode. */
+/** Push mode's SendMessage step (poll mode sends and polls in one activity: `sendTurn`). */
 import type { Message } from '../../../a2a/index.js';
 import type { TrackOutcome } from '../../../activities/index.js';
 import type { Delegation } from '../delegation.js';

@@ -5,32 +5,11 @@
  */
 import type { Message } from '../../../a2a/index.js';
 import type { Delegation } from '../delegation.js';
-import { roundSettings, trackRound, type AfterSend, type Tracker } from './tracker.js';
+import { sendTurn, trackRound, type AfterSend, type Tracker } from './tracker.js';
 
 export function streamMode(run: Delegation): Tracker {
-  const { acts, agent, state, input, name } = run;
   return {
-    async send(message: Message): Promise<AfterSend> {
-      // Cancellable: on cancel the activity's failure carries the task id, so the task can still be canceled.
-      state.working();
-      run.inFlight = message;
-      const turn = await acts.streamMessage(
-        {
-          agent,
-          message,
-          acceptedOutputModes: input.acceptedOutputModes,
-          handled: state.handled,
-          ...roundSettings(run),
-        },
-        `SendStreamingMessage to ${name}`,
-      );
-      run.inFlight = undefined;
-      if (turn.kind === 'message') return turn;
-      state.adopt(turn.task);
-      const { kind: _kind, ...outcome } = turn;
-      state.observe(outcome); // a turn that ran a whole round shows what it received
-      return { kind: 'task', outcome };
-    },
+    send: (message: Message): Promise<AfterSend> => sendTurn(run, message, 'stream'),
     follow: () => trackRound(run, 'stream'),
     close: async () => {},
     carried: () => ({ pushConfigId: undefined }),

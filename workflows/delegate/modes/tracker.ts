@@ -37,6 +37,35 @@ export function roundSettings({ settings, state }: Pick<Delegation, 'settings' |
   };
 }
 
+/**
+ * One turn in stream or poll mode: a single activity sends `message` and follows its task for a
+ * first round (`a2a.streamMessage`, `a2a.pollMessage`). Cancellable: on cancel the activity's
+ * failure carries the task id, and while the agent has not named the task a cancellation looks
+ * it up by the message in flight (poll mode's turn lets its send finish first, so it names the task).
+ */
+export async function sendTurn(run: Delegation, message: Message, mode: 'stream' | 'poll'): Promise<AfterSend> {
+  const { acts, agent, state, input, name } = run;
+  state.working();
+  run.inFlight = message;
+  const turnInput = {
+    agent,
+    message,
+    acceptedOutputModes: input.acceptedOutputModes,
+    handled: state.handled,
+    ...roundSettings(run),
+  };
+  const turn =
+    mode === 'stream'
+      ? await acts.streamMessage(turnInput, `SendStreamingMessage to ${name}`)
+      : await acts.pollMessage(turnInput, `SendMessage to ${name} (poll)`);
+  run.inFlight = undefined;
+  if (turn.kind === 'message') return turn;
+  state.adopt(turn.task);
+  const { kind: _kind, ...outcome } = turn;
+  state.observe(outcome); // a turn that ran a whole round shows what it received
+  return { kind: 'task', outcome };
+}
+
 /** One round of the tracking activity (stream and poll mode): it follows the task until it decides or the round ends. */
 export function trackRound(run: Delegation, mode: 'stream' | 'poll'): Promise<TrackOutcome> {
   const { acts, agent, state, name } = run;

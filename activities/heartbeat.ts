@@ -5,6 +5,7 @@
  * worker (which would send the same message again).
  */
 import { Context } from '@temporalio/activity';
+import { SILENCE_NOTICE_MS } from './reachability.js';
 
 /** Nothing in the first QUIET_MS: a call that ends that fast needs no heartbeat (a retry finds its work by message id). */
 const QUIET_MS = 250;
@@ -34,17 +35,15 @@ export function heartbeating(details: () => unknown = () => undefined): Heartbea
 
 /**
  * Runs one call (a request or two) with heartbeats while it is in flight. Once the call has
- * waited half the heartbeat timeout, the details say so (`unreachableSince`, `lastError`, as a
+ * waited {@link SILENCE_NOTICE_MS}, the details say so (`unreachableSince`, `lastError`, as a
  * tracker's do), so `status` shows an agent that does not answer before the request times out.
  */
 export async function whileHeartbeating<T>(fn: () => Promise<T>, details?: () => unknown): Promise<T> {
-  const context = Context.current();
   const started = Date.now();
-  const noticeMs = Math.max(1_000, (context.info.heartbeatTimeoutMs ?? 5_000) / 2);
   const heartbeats = heartbeating(() => {
     const known = details?.();
     const waited = Date.now() - started;
-    if (waited < noticeMs) return known;
+    if (waited < SILENCE_NOTICE_MS) return known;
     return {
       ...(known && typeof known === 'object' ? known : {}),
       unreachableSince: started,

@@ -7,14 +7,22 @@
  * timeout counts from its start, not its end). The first failure's time travels in the heartbeat
  * details, so a new attempt after a crash goes on counting.
  *
- * What the status shows while it is wrong: a request still unanswered after `noticeMs` (half the
- * heartbeat timeout) is reported as silence at once, before it times out, with the request named.
+ * What the status shows while it is wrong: a request still unanswered after `noticeMs`
+ * ({@link SILENCE_NOTICE_MS}) is reported as silence at once, before it times out, with the request named.
  */
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { A2AError } from '../a2a/index.js';
 import { StreamIdleTimeoutError } from '../a2a/errors.js';
 import { FailureType } from '../contract/failure-types.js';
+
+/**
+ * How long silence lasts before it is looked into (a stream without events gets a GetTask) or
+ * shown (a request without an answer), and how long such a look may take. Not derived from the
+ * heartbeat timeout, which is short (2 s) so that a dead worker is noticed fast: an agent that
+ * takes a second to answer is not silent.
+ */
+export const SILENCE_NOTICE_MS = 2_500;
 
 /** True for a failure that says nothing about the task, only that the agent did not answer this time. */
 export function isTransient(err: unknown): err is A2AError {
@@ -57,8 +65,8 @@ export class Reachability {
     private readonly limitMs: number,
     /** When the agent stopped answering (epoch ms), as a previous attempt saw it. */
     public since?: number,
-    /** A request unanswered for this long shows as silence. @default 2_500 */
-    private readonly noticeMs = 2_500,
+    /** A request unanswered for this long shows as silence. */
+    private readonly noticeMs = SILENCE_NOTICE_MS,
   ) {
     this.shownSilent = since !== undefined;
   }

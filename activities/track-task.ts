@@ -11,7 +11,7 @@ import { clientFor, taskViewOptions, type ActivityDeps } from './deps.js';
 import { asActivity } from './failures.js';
 import { heartbeating } from './heartbeat.js';
 import { withinPayloadLimit } from './payload-limit.js';
-import { isTransient, Reachability } from './reachability.js';
+import { isTransient, Reachability, SILENCE_NOTICE_MS } from './reachability.js';
 import { watchStream } from './stream-liveness.js';
 import { READ_AS_IT_ARRIVES_BYTES, withTaskRead } from './task-read.js';
 import { phaseOf, TaskView, type TrackOutcome, type TrackProgress } from './task-outcome.js';
@@ -97,7 +97,7 @@ export function resumeFollowing(
   expect: ExpectedTask = {},
   taskId?: string,
 ): { view: TaskView; reach: Reachability } {
-  const { heartbeatDetails, heartbeatTimeoutMs } = Context.current().info;
+  const { heartbeatDetails } = Context.current().info;
   const resumed = heartbeatDetails as TrackProgress | undefined;
   const options = taskViewOptions(deps, input.agent, {
     expect,
@@ -106,13 +106,7 @@ export function resumeFollowing(
   });
   const view = new TaskView(taskId ?? resumed?.taskId ?? '', resumed, options);
   const since = resumed?.unreachableSince ?? input.unreachableSince;
-  const noticeMs = probeMsOf(heartbeatTimeoutMs);
-  return { view, reach: new Reachability(input.agent.name, input.unreachableMs ?? 120_000, since, noticeMs) };
-}
-
-/** Half the heartbeat timeout (at least 1 s): how long silence lasts before it is looked into, and how long a look may take. */
-function probeMsOf(heartbeatTimeoutMs: number | undefined): number {
-  return Math.max(1_000, (heartbeatTimeoutMs ?? 5_000) / 2);
+  return { view, reach: new Reachability(input.agent.name, input.unreachableMs ?? 120_000, since) };
 }
 
 /**
@@ -233,7 +227,7 @@ export async function followStream(
 ): Promise<FollowEnd> {
   const { client, input, view, reach, beat } = f;
   const context = Context.current();
-  const probeMs = probeMsOf(context.info.heartbeatTimeoutMs);
+  const probeMs = SILENCE_NOTICE_MS;
   let pause = input.pollInitialMs;
   for (;;) {
     const remaining = f.deadline - Date.now();

@@ -15,7 +15,7 @@ import { spawnBenchWorker, type BenchWorker, type BenchWorkerOptions } from './w
 export interface BenchEnvOptions {
   /** `--dynamic-config-value` settings of the dev server. */
   dynamicConfig: Record<string, string | number | boolean>;
-  /** More `start-dev` arguments (e.g. `--metrics-port` while investigating). */
+  /** More `start-dev` arguments. */
   extraServerArgs?: string[];
   /** Environment of every worker child (e.g. BENCH_WORKER_OPTIONS while investigating). */
   workerEnv?: Record<string, string>;
@@ -30,6 +30,8 @@ export interface BenchEnv {
   client: Client;
   agent: RunningAgent;
   bundlePath: string;
+  /** The dev server's frontend requests so far, by operation (from its Prometheus `service_requests`). */
+  serverRequests(): Promise<Record<string, number>>;
   /** A worker child on `taskQueue` (the caller stops or kills it). */
   spawnWorker(taskQueue: string, env?: BenchWorkerOptions['env']): Promise<BenchWorker>;
   /**
@@ -42,9 +44,10 @@ export interface BenchEnv {
 
 export async function startBenchEnv(options: BenchEnvOptions): Promise<BenchEnv> {
   const cli = await ensureTemporalCli(options.log);
+  const metricsPort = await freePort();
   const extraArgs = Object.entries(options.dynamicConfig)
     .flatMap(([key, value]) => ['--dynamic-config-value', `${key}=${JSON.stringify(value)}`])
-    .concat(options.extraServerArgs ?? []);
+    .concat(['--metrics-port', String(metricsPort)], options.extraServerArgs ?? []);
   const [server, bundlePath, agent] = await Promise.all([
     startDevServer({ port: 0, uiPort: false, cliPath: cli.path, extraArgs }),
     writeWorkflowBundle('bench/workflows/index.ts', 'bench'),
@@ -65,6 +68,10 @@ export async function startBenchEnv(options: BenchEnvOptions): Promise<BenchEnv>
     client,
     agent,
     bundlePath,
+    async serverRequests() {
+      const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+      return frontendRequests(text);
+    },
     async spawnWorker(taskQueue, env) {
       // Each worker hosts its own push receiver (its memory counts as push mode's cost).
       const webhookPort = await freePort();
@@ -106,4 +113,16 @@ export async function startBenchEnv(options: BenchEnvOptions): Promise<BenchEnv>
       await server.stop();
     },
   };
+}
+
+/** Sums `service_requests` of the frontend by operation, from Prometheus' text format. */
+export function frontendRequests(metrics: string): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const line of metrics.split('\n')) {
+    if (!line.startsWith('service_requests{') || !line.includes('service_name="frontend"')) continue;
+    const operation = /operation="([^"]+)"/.exec(line)?.[1];
+    const value = Number(line.slice(line.lastIndexOf(' ') + 1));
+    if (operation && Number.isFinite(value)) counts[operation] = (counts[operation] ?? 0) + value;
+  }
+  return counts;
 }

@@ -66,7 +66,7 @@ const QUICK: Omit<
   throughput: { levels: [{ concurrency: 50, total: 150 }], listIntervalMs: 100 },
   history: { shortMs: 1_000, longMs: 30_000 },
   parked: { count: 1_000, startConcurrency: 50, answerConcurrency: 50, cache: 500 },
-  resume: { chunkDelayMs: 1_000 },
+  resume: { chunkDelayMs: 3_000 },
   release: { warmup: 2, count: 10 },
 };
 
@@ -85,7 +85,7 @@ const FULL: Omit<
   },
   history: { shortMs: 1_000, longMs: 30_000 },
   parked: { count: 10_000, startConcurrency: 50, answerConcurrency: 50 },
-  resume: { chunkDelayMs: 1_000 },
+  resume: { chunkDelayMs: 3_000 },
   release: { warmup: 3, count: 10 },
 };
 

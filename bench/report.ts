@@ -112,7 +112,11 @@ export function markdownReport(r: BenchResults): string {
     const k = r.resume_after_kill;
     rows.push([
       'resume_after_kill_s',
-      `${k.resume_after_kill_s} s (answer → result ${k.disturbed_s} s with the kill, ${k.undisturbed_s} s without; killed ${k.killed_after_s} s after the answer; new worker up ${k.replacement_ready_s} s after the kill; heartbeat timeout ${k.heartbeat_timeout_s} s)`,
+      `${k.resume_after_kill_s} s, the worst of: killed while streaming ${k.kill_points.streaming.lost_s} s (${k.kill_points.streaming.killed_after_s} s after the answer), killed while waiting for the answer ${k.kill_points.waiting.lost_s} s (answer → result ${k.undisturbed_s} s undisturbed; a second worker polling; heartbeat timeout ${k.heartbeat_timeout_s} s; a new worker process takes ${k.replacement_ready_s} s to start)`,
+    ]);
+    rows.push([
+      'heartbeats',
+      `${k.heartbeats.count} in one delegation (${k.heartbeats.per_s}/s), ${round(k.heartbeats.share_of_requests * 100, 1)} % of the server's requests meanwhile`,
     ]);
   }
   if (r.hostility) {

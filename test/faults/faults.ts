@@ -12,6 +12,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FaultyLink, ToxicSpec } from '../helpers/toxiproxy.js';
+import { SILENCE_NOTICE_MS } from '../../activities/reachability.js';
 
 const long = process.env.A2A_FAULTS_LONG === '1';
 
@@ -39,12 +40,14 @@ export interface Fault {
 }
 
 /**
- * The delegations' heartbeat timeout (the default). A tracker notices a half-open link within it
- * (half of it waiting for an event, half for a GetTask's answer); the status shows what the
- * heartbeat details say, and Temporal sends those at most every 0.8 × the heartbeat timeout.
+ * The delegations' heartbeat timeout (the default). A tracker notices a half-open link within
+ * twice SILENCE_NOTICE_MS (one waiting for an event, one for a GetTask's answer); the status
+ * shows what the heartbeat details say, and Temporal sends those at most every 0.8 × the
+ * heartbeat timeout.
  */
-export const HEARTBEAT_S = 5;
+export const HEARTBEAT_S = 2;
 const HEARTBEAT_THROTTLE_S = 0.8 * HEARTBEAT_S;
+const NOTICE_S = (2 * SILENCE_NOTICE_MS) / 1000;
 
 export type FaultId =
   | 'latency'
@@ -144,7 +147,7 @@ export const FAULTS: readonly Fault[] = [
     windowMs: HALF_OPEN_MS,
     breaks: true,
     // + 1 s: the status is looked at every 250 ms, and describe() takes its time on a loaded machine.
-    noticeWithinS: HEARTBEAT_S + HEARTBEAT_THROTTLE_S + 1,
+    noticeWithinS: NOTICE_S + HEARTBEAT_THROTTLE_S + 1,
   },
   {
     id: 'reset-peer',

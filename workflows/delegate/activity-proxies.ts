@@ -43,7 +43,7 @@ export function delegationActivities(settings: TrackingSettings): DelegationActi
     heartbeatTimeout: settings.heartbeatMs,
     // Wait until the activity has really stopped (it hears the cancel on its next heartbeat).
     cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
-    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+    retry: { initialInterval: '250 milliseconds', backoffCoefficient: 2, maximumInterval: '30 seconds' },
   };
   // Deleting a push config is housekeeping: a few tries, then the delegation ends anyway.
   const cleanup: ActivityOptions = { ...call, retry: { ...retry, maximumAttempts: 5 } };

@@ -111,11 +111,14 @@ describe('checkTargets', () => {
         history_events: { stream_1s: 25, poll_1s: 34, push_1s: 40 },
         resume_after_kill: {
           resume_after_kill_s: 3.2,
-          heartbeat_timeout_s: 5,
+          kill_points: {
+            streaming: { lost_s: 3.2, disturbed_s: 5.2, killed_after_s: 1 },
+            waiting: { lost_s: 1.1, disturbed_s: 3.1, killed_after_s: -0.1 },
+          },
+          heartbeat_timeout_s: 2,
           undisturbed_s: 2,
-          disturbed_s: 5.2,
-          killed_after_s: 1,
           replacement_ready_s: 1,
+          heartbeats: { count: 3, per_s: 0.5, share_of_requests: 0.05 },
         },
       }),
     );

@@ -3,7 +3,8 @@
  * at the agent for the task (its credential derived from the receiver secret inside the
  * activity) before it reads; then the workflow waits — no activity runs, no connection stays
  * open — for a `taskUpdated` notice from the webhook receiver (or the safety-net timer) and reads
- * the task with GetTask. The read that finds the task ended deletes the config; when it could
+ * the task with GetTask, a local activity in the workflow task the notice woke (see
+ * activity-proxies.ts). The read that finds the task ended deletes the config; when it could
  * not, or the delegation ends otherwise, `close` does.
  */
 import { ApplicationFailure, CancellationScope, condition, log, uuid4, workflowInfo } from '@temporalio/workflow';
@@ -112,7 +113,7 @@ export function pushMode(run: Delegation): Tracker {
       const configId = config?.configId;
       const registering = unregistered;
       unregistered = undefined; // from here on the agent may hold it: it is deleted when the delegation ends
-      const { pushConfigDeleted, ...outcome } = await acts.getTask(
+      const { pushConfigDeleted, pushConfigRegistered: _registered, ...outcome } = await acts.getTask(
         {
           agent,
           taskId: state.taskId!,

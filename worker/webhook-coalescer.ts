@@ -19,18 +19,22 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { PushBinding } from '../activities/push-credential.js';
+import type { NotifyOutcome } from './webhook-notifier.js';
 
 /** What became of a delivery offered to the coalescer. */
-export type CoalescedOutcome = 'signaled' | 'coalesced' | 'duplicate' | 'gone';
+export type CoalescedOutcome = 'signaled' | 'coalesced' | 'duplicate' | 'stale' | 'gone';
 
 /** What became of a signal sent later for coalesced deliveries. */
-export type TrailingOutcome = 'signaled' | 'gone' | 'failed';
+export type TrailingOutcome = 'signaled' | 'stale' | 'gone' | 'failed';
 
 /** `T` is what a signal carries (the notice, and what else the caller needs to send it). */
 export interface CoalescerOptions<T> {
   intervalMs: number;
-  /** Sends the signal: `delivered`, `gone` when the workflow no longer runs; throws when Temporal did not take it. */
-  signal(binding: PushBinding, payload: T): Promise<'delivered' | 'gone'>;
+  /**
+   * Sends the signal: `delivered`, `stale` when the delegation said it would not act on it (no
+   * signal), `gone` when the workflow no longer runs; throws when Temporal did not take it.
+   */
+  signal(binding: PushBinding, payload: T): Promise<NotifyOutcome>;
   /**
    * What one signal carries for two coalesced deliveries, `pending` the earlier. The default is
    * the later one; it must not lose what made either worth a signal (see the receiver's).
@@ -80,7 +84,7 @@ export class DeliveryCoalescer<T extends object> {
   }
 
   /**
-   * Offers a verified delivery worth a signal. `signaled` and `gone` come from a signal sent now;
+   * Offers a verified delivery worth a signal. `signaled`, `stale` and `gone` come from a signal sent now;
    * `coalesced` means one will follow; `duplicate`, that this news was signalled already.
    * @throws what `signal` threw, when a signal sent now failed (it is tried again later, and a sender's retry is taken too).
    */
@@ -100,7 +104,7 @@ export class DeliveryCoalescer<T extends object> {
       try {
         const outcome = await this.send(target, payload);
         target.failures = 0;
-        return outcome === 'gone' ? 'gone' : 'signaled';
+        return outcome === 'delivered' ? 'signaled' : outcome;
       } catch (err) {
         // Senders rarely retry (the SDKs' never do): it is tried again like a trailing signal.
         // A sender that does retry is taken again too (coalesced with the retry under way).
@@ -134,7 +138,7 @@ export class DeliveryCoalescer<T extends object> {
     target.refilledAt = now;
   }
 
-  private async send(target: Target<T>, payload: T): Promise<'delivered' | 'gone'> {
+  private async send(target: Target<T>, payload: T): Promise<NotifyOutcome> {
     this.refill(target);
     target.tokens -= 1;
     const sent = this.options.signal(target.binding, payload);
@@ -173,7 +177,7 @@ export class DeliveryCoalescer<T extends object> {
     try {
       const outcome = await this.send(target, payload);
       target.failures = 0;
-      this.options.trailing(target.binding, outcome === 'gone' ? 'gone' : 'signaled');
+      this.options.trailing(target.binding, outcome === 'delivered' ? 'signaled' : outcome);
     } catch (err) {
       this.retryLater(target, payload);
       this.options.trailing(target.binding, 'failed', err);

@@ -16,8 +16,9 @@
  * 10. the body's task id is the path's → 403
  *
  * A verified delivery that may end a wait then goes to the {@link DeliveryCoalescer}: signalled
- * at once (200), coalesced into the next signal (202), already signalled (200 `duplicate`), or
- * its workflow has ended (410). Connections are capped and timed out by the listener
+ * at once (200), coalesced into the next signal (202), already signalled (200 `duplicate`), not
+ * wanted by the delegation (200 `stale`: the question it already answered, see
+ * webhook-notifier.ts), or its workflow has ended (410). Connections are capped and timed out by the listener
  * (webhook-listener.ts).
  *
  * A flood costs counters, not lines or spans: refusals are counted by reason and logged
@@ -46,7 +47,7 @@ import {
 import { defaultReceiverLimits, RequestLimiter, sourceKey, type ReceiverLimits } from './webhook-limits.js';
 import { listen } from './webhook-listener.js';
 import { printable, SampledLog } from './webhook-log.js';
-import type { PushNotifier } from './webhook-notifier.js';
+import type { NotifyOutcome, PushNotifier } from './webhook-notifier.js';
 import { emptyStats, REJECTION_STATUS, type RejectionReason, type WebhookStats } from './webhook-stats.js';
 import { startProcessGauges, type ProcessGaugeReader } from './process-gauges.js';
 
@@ -79,7 +80,7 @@ export interface WebhookReceiverOptions {
 
 /** A hook on deliveries, for telemetry kept outside this file. */
 export interface DeliveryObserver {
-  /** How a request ended: `signaled`, `coalesced`, `duplicate`, `progress`, `gone`, `unavailable` or a refusal reason. */
+  /** How a request ended: `signaled`, `coalesced`, `duplicate`, `progress`, `stale`, `gone`, `unavailable` or a refusal reason. */
   outcome(outcome: string): void;
   /**
    * A signal to a delegation (at once, or later for coalesced deliveries): `send` runs inside its
@@ -89,8 +90,8 @@ export interface DeliveryObserver {
   signal(
     binding: PushBinding,
     link: TraceCarrier | undefined,
-    send: () => Promise<'delivered' | 'gone'>,
-  ): Promise<'delivered' | 'gone'>;
+    send: () => Promise<NotifyOutcome>,
+  ): Promise<NotifyOutcome>;
 }
 
 /** The push webhook receiver: verifies agents' deliveries and signals the delegations they belong to. See [docs/push.md](../docs/push.md). */
@@ -154,7 +155,8 @@ export function createWebhookReceiver(options: WebhookReceiverOptions & Listener
       if (outcome === 'signaled') {
         stats.signaled += 1;
         stats.trailing += 1;
-      } else if (outcome === 'gone') stats.gone += 1;
+      } else if (outcome === 'stale') stats.stale += 1;
+      else if (outcome === 'gone') stats.gone += 1;
       else {
         stats.failed += 1;
         log.write('unavailable', 'error', () => notSignaled(binding, error));
@@ -318,6 +320,9 @@ export function createWebhookReceiver(options: WebhookReceiverOptions & Listener
       case 'duplicate':
         stats.duplicate += 1;
         return finish(res, req, 'duplicate', 200, { status: 'duplicate' });
+      case 'stale':
+        stats.stale += 1;
+        return finish(res, req, 'stale', 200, { status: 'stale' });
       case 'signaled':
         stats.signaled += 1;
         return finish(res, req, 'signaled', 200, { status: 'signaled' });

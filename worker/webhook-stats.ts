@@ -42,6 +42,11 @@ export interface WebhookStats {
   duplicate: number;
   /** Verified deliveries that showed only progress (working, artifact chunks): answered 200, no signal. */
   progress: number;
+  /**
+   * Verified deliveries (at once or coalesced) the delegation said it would not act on, e.g. the
+   * question it already answered: no signal (answered 200 when the delivery was asked about at once).
+   */
+  stale: number;
   /** Verified deliveries for a workflow that no longer runs (answered 410). */
   gone: number;
   /** Signals Temporal did not take (answered 503, or a trailing signal that failed). */
@@ -77,6 +82,7 @@ export function emptyStats(): WebhookStats {
     coalesced: 0,
     duplicate: 0,
     progress: 0,
+    stale: 0,
     gone: 0,
     failed: 0,
     rejected,

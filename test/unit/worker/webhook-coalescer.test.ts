@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DeliveryCoalescer, type TrailingOutcome } from '../../../worker/webhook-coalescer.js';
+import type { NotifyOutcome } from '../../../worker/webhook-notifier.js';
 
 const BINDING = { workflowId: 'wf', taskId: 't', configId: 'c' };
 
@@ -9,7 +10,7 @@ interface Rig {
   sent: number[];
   trailing: TrailingOutcome[];
   /** Resolves the signal in flight (they are held until released). */
-  release(outcome?: 'delivered' | 'gone'): void;
+  release(outcome?: NotifyOutcome): void;
   fail(error: Error): void;
 }
 
@@ -25,7 +26,7 @@ afterEach(() => {
 function start(intervalMs = 1000, held = false): Rig {
   const sent: number[] = [];
   const trailing: TrailingOutcome[] = [];
-  const waiting: Array<{ resolve(o: 'delivered' | 'gone'): void; reject(e: Error): void }> = [];
+  const waiting: Array<{ resolve(o: NotifyOutcome): void; reject(e: Error): void }> = [];
   const coalescer = new DeliveryCoalescer<{ n: number }>({
     intervalMs,
     now: () => Date.now(),
@@ -160,6 +161,23 @@ describe('the delivery coalescer', () => {
     expect(sent).toEqual([1]);
     gone.close();
     expect(await coalescer.offer(BINDING, { n: 3 }, 'g3')).toBe('signaled');
+  });
+
+  it('passes on that the delegation did not want a notice, at once or for a trailing signal', async () => {
+    const { coalescer, trailing } = start(1000, true);
+    const first = coalescer.offer(BINDING, { n: 1 }, 'g1');
+    expect(await coalescer.offer(BINDING, { n: 2 }, 'g2')).toBe('coalesced');
+    rig!.release('stale');
+    expect(await first).toBe('stale');
+    await vi.advanceTimersByTimeAsync(0);
+    rig!.release('stale');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(trailing).toEqual(['stale']);
+    // Not gone: the next news is signalled.
+    await vi.advanceTimersByTimeAsync(1000);
+    const next = coalescer.offer(BINDING, { n: 3 }, 'g3');
+    rig!.release();
+    expect(await next).toBe('signaled');
   });
 
   it('sends no trailing signal after it is closed', async () => {

@@ -205,6 +205,14 @@ describe('the webhook receiver', () => {
     expect(receiver.stats()).toMatchObject({ gone: 2, failed: 1, signaled: 0 });
   });
 
+  it('answers 200 stale and counts it when the delegation does not want the notice', async () => {
+    const { receiver } = await start(async () => 'stale');
+    const response = await post(receiver, inputRequired, bearer());
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'stale' });
+    expect(receiver.stats()).toMatchObject({ received: 1, stale: 1, signaled: 0, gone: 0 });
+  });
+
   it('refuses a task id, message id or state longer than 256 characters, and signals nothing', async () => {
     const { receiver, signals, logs } = await start();
     const long = 'x'.repeat(257);

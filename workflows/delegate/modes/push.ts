@@ -163,11 +163,20 @@ export class PushNotices {
    * the answer arrives), which could only lead to a read that decides nothing.
    */
   receive(notice: TaskUpdatedNotice, taskId: string | undefined, handled: StatusKey | undefined): boolean {
-    if (!taskId || notice?.taskId !== taskId) return false;
-    if (notice.configId !== undefined && notice.configId !== this.configId) return false;
-    if (isAnsweredStatus(notice, handled)) return false;
+    if (!this.wants(notice, taskId, handled)) return false;
     this.notified = true;
     return true;
+  }
+
+  /**
+   * Whether {@link receive} would raise the flag for this notice now (the `taskUpdateWanted`
+   * query). A notice it refuses stays refused: the task and config followed change only to ones
+   * registered later, and a question once answered is never news again.
+   */
+  wants(notice: TaskUpdatedNotice, taskId: string | undefined, handled: StatusKey | undefined): boolean {
+    if (!taskId || notice?.taskId !== taskId) return false;
+    if (notice.configId !== undefined && notice.configId !== this.configId) return false;
+    return !isAnsweredStatus(notice, handled);
   }
 
   get pending(): boolean {

@@ -16,7 +16,8 @@
  * 10. the body's task id is the path's → 403
  *
  * A verified delivery that may end a wait then goes to the {@link DeliveryCoalescer}: signalled
- * at once (200), coalesced into the next signal (202), already signalled (200 `duplicate`), not
+ * at once (200), or in the background when it shows a question (202 `accepted`), coalesced into
+ * the next signal (202), already signalled (200 `duplicate`), not
  * wanted by the delegation (200 `stale`: the question it already answered, see
  * webhook-notifier.ts), or its workflow has ended (410). Connections are capped and timed out by the listener
  * (webhook-listener.ts).
@@ -35,6 +36,7 @@ import {
   type TraceCarrier,
 } from '../activities/push-credential.js';
 import { parsePushPath, PUSH_PATH_PREFIX, traceQueryOf } from '../activities/push-url.js';
+import { isInterruptedState } from '../a2a/index.js';
 import type { TaskUpdatedNotice } from '../contract/delegation-types.js';
 import { DeliveryCoalescer } from './webhook-coalescer.js';
 import {
@@ -80,7 +82,7 @@ export interface WebhookReceiverOptions {
 
 /** A hook on deliveries, for telemetry kept outside this file. */
 export interface DeliveryObserver {
-  /** How a request ended: `signaled`, `coalesced`, `duplicate`, `progress`, `stale`, `gone`, `unavailable` or a refusal reason. */
+  /** How a request ended: `signaled`, `accepted`, `coalesced`, `duplicate`, `progress`, `stale`, `gone`, `unavailable` or a refusal reason. */
   outcome(outcome: string): void;
   /**
    * A signal to a delegation (at once, or later for coalesced deliveries): `send` runs inside its
@@ -284,7 +286,11 @@ export function createWebhookReceiver(options: WebhookReceiverOptions & Listener
     const link = verifiedTraceContext(traceQueryOf(req.url ?? ''), secrets, binding);
     let outcome;
     try {
-      outcome = await coalescer.offer(binding, { notice, link }, delivery.generation);
+      // A question is signalled in the background: the notifier first asks the delegation whether
+      // it is stale (webhook-notifier.ts), which waits for a workflow task under way, and SDK
+      // senders deliver a task's events one after another, so the news after it would wait too.
+      const asks = state !== undefined && isInterruptedState(state);
+      outcome = await coalescer.offer(binding, { notice, link }, delivery.generation, asks);
     } catch (err) {
       stats.failed += 1;
       log.write('unavailable', 'error', () => notSignaled(binding, err));
@@ -314,6 +320,9 @@ export function createWebhookReceiver(options: WebhookReceiverOptions & Listener
             message: 'The delegation this task belonged to has ended; delete the push config.',
           },
         });
+      case 'accepted':
+        stats.accepted += 1;
+        return finish(res, req, 'accepted', 202, { status: 'accepted' });
       case 'coalesced':
         stats.coalesced += 1;
         return finish(res, req, 'coalesced', 202, { status: 'coalesced' });

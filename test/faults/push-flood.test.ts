@@ -24,7 +24,7 @@ import { runCanaries } from './support.js';
 
 const PER_SECOND = 1_000;
 const FLOOD_S = 30;
-/** A delivery that wakes the delegation adds about 7 events (docs/push.md: a signal, its workflow task, the read's marker, the timers); the cap allows 12. */
+/** A delivery that wakes the delegation adds about 5 events (docs/push.md: a signal, its workflow task, the read's marker); the cap allows 12. */
 const EVENTS_PER_WAKE_UP = 12;
 /**
  * The canaries' safety net is an hour away, so ending within this means their pushes got through

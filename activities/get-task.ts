@@ -28,8 +28,12 @@ export interface GetTaskInput {
   unregisterWhenEnded?: { configId: string };
 }
 
-/** A read, and whether it deleted the push config (`unregisterWhenEnded`). */
-export type GetTaskOutcome = TrackOutcome & { pushConfigDeleted?: true };
+/**
+ * A read, the push config it registered first (`register`: its id, so the history names the
+ * config the agent holds; the credential is derived from it and never recorded), and whether it
+ * deleted the push config (`unregisterWhenEnded`).
+ */
+export type GetTaskOutcome = TrackOutcome & { pushConfigRegistered?: string; pushConfigDeleted?: true };
 
 /**
  * One `GetTask`: push mode's read of the authoritative state after a notification (or the
@@ -39,7 +43,8 @@ export type GetTaskOutcome = TrackOutcome & { pushConfigDeleted?: true };
 export async function getTask(deps: ActivityDeps, input: GetTaskInput): Promise<GetTaskOutcome> {
   const config = (configId: string) => ({ agent: input.agent, taskId: input.taskId, configId });
   if (input.register) await registerPushConfig(deps, config(input.register.configId));
-  const outcome = await readTask(deps, input);
+  const read = await readTask(deps, input);
+  const outcome: GetTaskOutcome = input.register ? { ...read, pushConfigRegistered: input.register.configId } : read;
   if (!input.unregisterWhenEnded || !ENDED.has(outcome.phase)) return outcome;
   try {
     await deletePushConfig(deps, config(input.unregisterWhenEnded.configId));

@@ -20,6 +20,8 @@ export interface Heartbeats {
 /** Heartbeats `details()` on a timer well inside the heartbeat timeout, and on every {@link Heartbeats.beat}. */
 export function heartbeating(details: () => unknown = () => undefined): Heartbeats {
   const context = Context.current();
+  // A local activity has no heartbeat (push mode's reads): its workflow task stands for it.
+  if (context.info.isLocal) return { beat() {}, stop() {} };
   let next = Date.now() + QUIET_MS;
   // Details are built at most every BEAT_MS (the SDK throttles what it sends anyway): a stream of
   // many small events must not rebuild them for each one.

@@ -28,6 +28,14 @@ export const answerSignal = defineSignal<[AnswerInput]>('answer');
 /** Push mode: the webhook receiver verified a delivery for the delegation's task (a hint to read it again). */
 export const taskUpdatedSignal = defineSignal<[TaskUpdatedNotice]>('taskUpdated');
 
+/**
+ * Push mode: whether the delegation would act on this notice now (false: another task or push
+ * config, or the question it already answered). The receiver asks before it signals a delivery
+ * that shows a question, so the snapshot an agent delivers when an answer arrives costs no
+ * history; a query writes nothing.
+ */
+export const taskUpdateWantedQuery = defineQuery<boolean, [TaskUpdatedNotice]>('taskUpdateWanted');
+
 /** Sent by a child delegation to its parent when a question appears or goes away, or it ends. */
 export const delegationChangedSignal = defineSignal<[DelegationNotice]>('delegationChanged');
 

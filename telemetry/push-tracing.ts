@@ -41,7 +41,7 @@ export function deliveryObserver(options: { tracing: boolean; metrics?: A2AMetri
       let outcome = 'unavailable';
       try {
         const result = await context.with(trace.setSpan(ROOT_CONTEXT, span), send);
-        outcome = result === 'gone' ? 'gone' : 'signaled';
+        outcome = result === 'delivered' ? 'signaled' : result;
         return result;
       } finally {
         span.setAttribute(A2A_ATTR.pushOutcome, outcome);

@@ -1,11 +1,12 @@
 /**
  * Turns verified deliveries into `taskUpdated` signals, few enough that no delegation's history
- * or workflow task can be flooded: per push config (workflow, task, config), at most one signal
- * in flight and one per `intervalMs` on average — a bucket of {@link SIGNAL_BURST} signals that
- * refills one per interval, so two deliveries in quick succession after a quiet interval are both
- * signalled at once (after an answer, agents deliver the answered question's state and then the
- * news; the news waited a second behind it). A delivery that finds the bucket empty or a signal
- * in flight is coalesced (answered 202): exactly one more signal follows when the bucket allows
+ * or workflow task can be flooded: per push config (workflow, task, config), at most
+ * {@link SIGNAL_BURST} signals in flight and one per `intervalMs` on average — a bucket of
+ * {@link SIGNAL_BURST} signals that refills one per interval, so two deliveries in quick
+ * succession after a quiet interval are both signalled at once (after an answer, agents deliver
+ * the answered question's state and then the news; the news waited a second behind it, and then
+ * behind the receiver's question to the delegation whether that state is stale). A delivery that
+ * finds the bucket empty, both signals in flight or others waiting is coalesced (answered 202): exactly one more signal follows when the bucket allows
  * ("trailing edge"), carrying what they showed (`merge`), so the last state is never missed. A signal Temporal does not take is tried again, a few times, an interval apart.
  * The same news twice (see `DeliveryNotice.generation`: the same status, or the same bytes) is
  * signalled once.
@@ -19,18 +20,22 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { PushBinding } from '../activities/push-credential.js';
+import type { NotifyOutcome } from './webhook-notifier.js';
 
 /** What became of a delivery offered to the coalescer. */
-export type CoalescedOutcome = 'signaled' | 'coalesced' | 'duplicate' | 'gone';
+export type CoalescedOutcome = 'signaled' | 'accepted' | 'coalesced' | 'duplicate' | 'stale' | 'gone';
 
 /** What became of a signal sent later for coalesced deliveries. */
-export type TrailingOutcome = 'signaled' | 'gone' | 'failed';
+export type TrailingOutcome = 'signaled' | 'stale' | 'gone' | 'failed';
 
 /** `T` is what a signal carries (the notice, and what else the caller needs to send it). */
 export interface CoalescerOptions<T> {
   intervalMs: number;
-  /** Sends the signal: `delivered`, `gone` when the workflow no longer runs; throws when Temporal did not take it. */
-  signal(binding: PushBinding, payload: T): Promise<'delivered' | 'gone'>;
+  /**
+   * Sends the signal: `delivered`, `stale` when the delegation said it would not act on it (no
+   * signal), `gone` when the workflow no longer runs; throws when Temporal did not take it.
+   */
+  signal(binding: PushBinding, payload: T): Promise<NotifyOutcome>;
   /**
    * What one signal carries for two coalesced deliveries, `pending` the earlier. The default is
    * the later one; it must not lose what made either worth a signal (see the receiver's).
@@ -47,7 +52,8 @@ interface Target<T> {
   tokens: number;
   /** When `tokens` was last brought up to date (ms, `now()`'s clock). */
   refilledAt: number;
-  inFlight?: Promise<unknown>;
+  /** Signals sent and not answered yet, at most {@link SIGNAL_BURST}. */
+  inFlight: number;
   /** The coalesced deliveries (merged), to be signalled when the interval has passed. */
   pending?: T;
   timer?: NodeJS.Timeout;
@@ -80,15 +86,18 @@ export class DeliveryCoalescer<T extends object> {
   }
 
   /**
-   * Offers a verified delivery worth a signal. `signaled` and `gone` come from a signal sent now;
-   * `coalesced` means one will follow; `duplicate`, that this news was signalled already.
+   * Offers a verified delivery worth a signal. `signaled`, `stale` and `gone` come from a signal sent now;
+   * `accepted` (with `inBackground`), that it is being sent without waiting for it; `coalesced`,
+   * that one will follow when the bucket allows; `duplicate`, that this news was signalled already.
+   * `inBackground`: do not wait for the signal, for one that may take long (the receiver asks the
+   * delegation first) while the sender waits for the answer before its next delivery.
    * @throws what `signal` threw, when a signal sent now failed (it is tried again later, and a sender's retry is taken too).
    */
-  async offer(binding: PushBinding, payload: T, generation: string): Promise<CoalescedOutcome> {
+  async offer(binding: PushBinding, payload: T, generation: string, inBackground = false): Promise<CoalescedOutcome> {
     const key = JSON.stringify([binding.workflowId, binding.taskId, binding.configId]);
     let target = this.targets.get(key);
     if (!target) {
-      target = { binding, tokens: SIGNAL_BURST, refilledAt: this.now(), gone: false, failures: 0 };
+      target = { binding, tokens: SIGNAL_BURST, refilledAt: this.now(), inFlight: 0, gone: false, failures: 0 };
       this.targets.set(key, target);
     }
     if (target.gone) return 'gone';
@@ -96,11 +105,17 @@ export class DeliveryCoalescer<T extends object> {
     if (this.seen.has(news)) return 'duplicate';
     this.seen.set(news, true);
 
-    if (!target.inFlight && !target.pending && this.ready(target)) {
+    const now = target.inFlight < SIGNAL_BURST && !target.pending && this.ready(target);
+    if (now && inBackground) {
+      target.pending = payload;
+      this.schedule(target);
+      return 'accepted';
+    }
+    if (now) {
       try {
         const outcome = await this.send(target, payload);
         target.failures = 0;
-        return outcome === 'gone' ? 'gone' : 'signaled';
+        return outcome === 'delivered' ? 'signaled' : outcome;
       } catch (err) {
         // Senders rarely retry (the SDKs' never do): it is tried again like a trailing signal.
         // A sender that does retry is taken again too (coalesced with the retry under way).
@@ -134,20 +149,21 @@ export class DeliveryCoalescer<T extends object> {
     target.refilledAt = now;
   }
 
-  private async send(target: Target<T>, payload: T): Promise<'delivered' | 'gone'> {
+  private async send(target: Target<T>, payload: T): Promise<NotifyOutcome> {
     this.refill(target);
     target.tokens -= 1;
-    const sent = this.options.signal(target.binding, payload);
-    target.inFlight = sent.catch(() => undefined);
+    target.inFlight += 1;
     try {
-      const outcome = await sent;
+      const outcome = await this.options.signal(target.binding, payload);
       if (outcome === 'gone') {
         target.gone = true;
         target.pending = undefined;
       }
       return outcome;
     } finally {
-      target.inFlight = undefined;
+      target.inFlight -= 1;
+      // Deliveries that waited for a free slot go when the bucket allows.
+      if (target.pending) this.schedule(target);
     }
   }
 
@@ -165,15 +181,16 @@ export class DeliveryCoalescer<T extends object> {
   }
 
   private async fire(target: Target<T>): Promise<void> {
-    await target.inFlight;
     if (this.closed || target.gone || !target.pending) return;
-    if (target.inFlight || !this.ready(target)) return this.schedule(target);
+    // Both slots taken: the first signal to return schedules this again.
+    if (target.inFlight >= SIGNAL_BURST) return;
+    if (!this.ready(target)) return this.schedule(target);
     const payload = target.pending;
     target.pending = undefined;
     try {
       const outcome = await this.send(target, payload);
       target.failures = 0;
-      this.options.trailing(target.binding, outcome === 'gone' ? 'gone' : 'signaled');
+      this.options.trailing(target.binding, outcome === 'delivered' ? 'signaled' : outcome);
     } catch (err) {
       this.retryLater(target, payload);
       this.options.trailing(target.binding, 'failed', err);

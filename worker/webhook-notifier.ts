@@ -1,10 +1,17 @@
 /** Hands a verified push delivery to its delegation as the `taskUpdated` signal. */
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { WorkflowClient, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { isInterruptedState } from '../a2a/index.js';
 import type { TaskUpdatedNotice } from '../contract/delegation-types.js';
-import { taskUpdatedSignal } from '../contract/messages.js';
+import { taskUpdatedSignal, taskUpdateWantedQuery } from '../contract/messages.js';
 
-/** `delivered` when the workflow got the signal, `gone` when it no longer runs. Other failures throw. See [docs/push.md](../docs/push.md). */
-export type PushNotifier = (workflowId: string, notice: TaskUpdatedNotice) => Promise<'delivered' | 'gone'>;
+/**
+ * What became of a notice: `delivered` when the workflow got the signal, `stale` when the
+ * delegation said it would not act on it (nothing was signalled), `gone` when it no longer runs.
+ */
+export type NotifyOutcome = 'delivered' | 'stale' | 'gone';
+
+/** Hands a notice to its delegation. Throws when Temporal did not take it. See [docs/push.md](../docs/push.md). */
+export type PushNotifier = (workflowId: string, notice: TaskUpdatedNotice) => Promise<NotifyOutcome>;
 
 /**
  * How long a signal may take before the delivery is answered 503 (the receiver tries it again
@@ -12,10 +19,40 @@ export type PushNotifier = (workflowId: string, notice: TaskUpdatedNotice) => Pr
  */
 const SIGNAL_DEADLINE_MS = 8000;
 
-/** Signals the workflow's current run (a delegation that continued as new gets it too). */
+/**
+ * How long the receiver waits for the delegation to say whether it wants a notice; past it (the
+ * worker is down or busy) the notice is signalled anyway.
+ */
+const WANTED_DEADLINE_MS = 2000;
+
+/**
+ * Signals the workflow's current run (a delegation that continued as new gets it too). A notice
+ * that shows a question (INPUT_REQUIRED, AUTH_REQUIRED) is first offered to the delegation's
+ * `taskUpdateWanted` query: after an answer, agents deliver the task as it was, still showing
+ * the question just answered, which the delegation ignores; as a signal it cost a history event
+ * and a workflow task. Only a plain "no" drops it: a query that fails or is late signals it, so
+ * a question is never lost to a worker that is down.
+ */
 export function temporalNotifier(client: Client): PushNotifier {
+  // A closed delegation is not asked (the server would replay its history on a worker to answer):
+  // the signal then finds it gone.
+  const asking = new WorkflowClient({
+    connection: client.connection,
+    namespace: client.options.namespace,
+    dataConverter: client.options.dataConverter,
+    identity: client.options.identity,
+    queryRejectCondition: 'NOT_OPEN',
+  });
   return async (workflowId, notice) => {
     try {
+      if (notice.state && isInterruptedState(notice.state)) {
+        const wanted = await client
+          .withDeadline(Date.now() + WANTED_DEADLINE_MS, () =>
+            asking.getHandle(workflowId).query(taskUpdateWantedQuery, notice),
+          )
+          .catch(() => undefined);
+        if (wanted === false) return 'stale';
+      }
       await client.withDeadline(Date.now() + SIGNAL_DEADLINE_MS, () =>
         client.workflow.getHandle(workflowId).signal(taskUpdatedSignal, notice),
       );

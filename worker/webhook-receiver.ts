@@ -16,8 +16,10 @@
  * 10. the body's task id is the path's → 403
  *
  * A verified delivery that may end a wait then goes to the {@link DeliveryCoalescer}: signalled
- * at once (200), coalesced into the next signal (202), already signalled (200 `duplicate`), or
- * its workflow has ended (410). Connections are capped and timed out by the listener
+ * at once (200), or in the background when it shows a question (202 `accepted`), coalesced into
+ * the next signal (202), already signalled (200 `duplicate`), not
+ * wanted by the delegation (200 `stale`: the question it already answered, see
+ * webhook-notifier.ts), or its workflow has ended (410). Connections are capped and timed out by the listener
  * (webhook-listener.ts).
  *
  * A flood costs counters, not lines or spans: refusals are counted by reason and logged
@@ -34,6 +36,7 @@ import {
   type TraceCarrier,
 } from '../activities/push-credential.js';
 import { parsePushPath, PUSH_PATH_PREFIX, traceQueryOf } from '../activities/push-url.js';
+import { isInterruptedState } from '../a2a/index.js';
 import type { TaskUpdatedNotice } from '../contract/delegation-types.js';
 import { DeliveryCoalescer } from './webhook-coalescer.js';
 import {
@@ -46,7 +49,7 @@ import {
 import { defaultReceiverLimits, RequestLimiter, sourceKey, type ReceiverLimits } from './webhook-limits.js';
 import { listen } from './webhook-listener.js';
 import { printable, SampledLog } from './webhook-log.js';
-import type { PushNotifier } from './webhook-notifier.js';
+import type { NotifyOutcome, PushNotifier } from './webhook-notifier.js';
 import { emptyStats, REJECTION_STATUS, type RejectionReason, type WebhookStats } from './webhook-stats.js';
 import { startProcessGauges, type ProcessGaugeReader } from './process-gauges.js';
 
@@ -79,7 +82,7 @@ export interface WebhookReceiverOptions {
 
 /** A hook on deliveries, for telemetry kept outside this file. */
 export interface DeliveryObserver {
-  /** How a request ended: `signaled`, `coalesced`, `duplicate`, `progress`, `gone`, `unavailable` or a refusal reason. */
+  /** How a request ended: `signaled`, `accepted`, `coalesced`, `duplicate`, `progress`, `stale`, `gone`, `unavailable` or a refusal reason. */
   outcome(outcome: string): void;
   /**
    * A signal to a delegation (at once, or later for coalesced deliveries): `send` runs inside its
@@ -89,8 +92,8 @@ export interface DeliveryObserver {
   signal(
     binding: PushBinding,
     link: TraceCarrier | undefined,
-    send: () => Promise<'delivered' | 'gone'>,
-  ): Promise<'delivered' | 'gone'>;
+    send: () => Promise<NotifyOutcome>,
+  ): Promise<NotifyOutcome>;
 }
 
 /** The push webhook receiver: verifies agents' deliveries and signals the delegations they belong to. See [docs/push.md](../docs/push.md). */
@@ -154,7 +157,8 @@ export function createWebhookReceiver(options: WebhookReceiverOptions & Listener
       if (outcome === 'signaled') {
         stats.signaled += 1;
         stats.trailing += 1;
-      } else if (outcome === 'gone') stats.gone += 1;
+      } else if (outcome === 'stale') stats.stale += 1;
+      else if (outcome === 'gone') stats.gone += 1;
       else {
         stats.failed += 1;
         log.write('unavailable', 'error', () => notSignaled(binding, error));
@@ -282,7 +286,11 @@ export function createWebhookReceiver(options: WebhookReceiverOptions & Listener
     const link = verifiedTraceContext(traceQueryOf(req.url ?? ''), secrets, binding);
     let outcome;
     try {
-      outcome = await coalescer.offer(binding, { notice, link }, delivery.generation);
+      // A question is signalled in the background: the notifier first asks the delegation whether
+      // it is stale (webhook-notifier.ts), which waits for a workflow task under way, and SDK
+      // senders deliver a task's events one after another, so the news after it would wait too.
+      const asks = state !== undefined && isInterruptedState(state);
+      outcome = await coalescer.offer(binding, { notice, link }, delivery.generation, asks);
     } catch (err) {
       stats.failed += 1;
       log.write('unavailable', 'error', () => notSignaled(binding, err));
@@ -312,12 +320,18 @@ export function createWebhookReceiver(options: WebhookReceiverOptions & Listener
             message: 'The delegation this task belonged to has ended; delete the push config.',
           },
         });
+      case 'accepted':
+        stats.accepted += 1;
+        return finish(res, req, 'accepted', 202, { status: 'accepted' });
       case 'coalesced':
         stats.coalesced += 1;
         return finish(res, req, 'coalesced', 202, { status: 'coalesced' });
       case 'duplicate':
         stats.duplicate += 1;
         return finish(res, req, 'duplicate', 200, { status: 'duplicate' });
+      case 'stale':
+        stats.stale += 1;
+        return finish(res, req, 'stale', 200, { status: 'stale' });
       case 'signaled':
         stats.signaled += 1;
         return finish(res, req, 'signaled', 200, { status: 'signaled' });

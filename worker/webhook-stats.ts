@@ -34,14 +34,24 @@ export interface WebhookStats {
   received: number;
   /** `taskUpdated` signals Temporal took, sent at once or later for coalesced deliveries. */
   signaled: number;
-  /** Of `signaled`, those sent later for coalesced deliveries (the trailing edge). */
+  /** Of `signaled`, those sent later for coalesced or accepted deliveries (the trailing edge). */
   trailing: number;
+  /**
+   * Verified deliveries showing a question, answered 202 at once and signalled in the background
+   * (after asking the delegation whether it is stale); how each ended is counted as a trailing signal.
+   */
+  accepted: number;
   /** Verified deliveries answered 202 while a signal to their push config was in flight or too recent: one more signal follows. */
   coalesced: number;
   /** Verified deliveries whose news (status, or bytes) was signalled already: answered 200, no signal. */
   duplicate: number;
   /** Verified deliveries that showed only progress (working, artifact chunks): answered 200, no signal. */
   progress: number;
+  /**
+   * Verified deliveries (at once or coalesced) the delegation said it would not act on, e.g. the
+   * question it already answered: no signal (answered 200 when the delivery was asked about at once).
+   */
+  stale: number;
   /** Verified deliveries for a workflow that no longer runs (answered 410). */
   gone: number;
   /** Signals Temporal did not take (answered 503, or a trailing signal that failed). */
@@ -74,9 +84,11 @@ export function emptyStats(): WebhookStats {
     received: 0,
     signaled: 0,
     trailing: 0,
+    accepted: 0,
     coalesced: 0,
     duplicate: 0,
     progress: 0,
+    stale: 0,
     gone: 0,
     failed: 0,
     rejected,

@@ -4,8 +4,8 @@
  * is a duplicate), from an address of its own, at the real worker process (`a2a-temporal worker
  * --webhook-port`, the receiver in it) while the delegation's task works and canary push
  * delegations come and go beside it. The receiver stays up and keeps waking the canaries; the
- * flooded delegation's history grows by at most what docs/push.md caps (one signal a second, each
- * wake-up about 12 events); it completes when its task does; the counters show the refusals.
+ * flooded delegation's history grows by at most a cap (one signal a second, as docs/push.md says,
+ * each wake-up at most 12 events); it completes when its task does; the counters show the refusals.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DelegateResult } from '../../contract/index.js';
@@ -24,7 +24,7 @@ import { runCanaries } from './support.js';
 
 const PER_SECOND = 1_000;
 const FLOOD_S = 30;
-/** docs/push.md: a delivery that wakes the delegation adds about 12 events (a signal, a read, workflow tasks). */
+/** A delivery that wakes the delegation adds about 5 events (docs/push.md: a signal, its workflow task, the read's marker); the cap allows 12. */
 const EVENTS_PER_WAKE_UP = 12;
 /**
  * The canaries' safety net is an hour away, so ending within this means their pushes got through

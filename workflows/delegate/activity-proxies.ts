@@ -11,6 +11,15 @@
  *   does not answer for `unreachableTimeout`, and heartbeats so a dead worker or a cancellation
  *   is noticed within the heartbeat timeout.
  * - `resolve`: a local activity (a card GET, usually from the worker's cache), still recorded once.
+ * - push mode's reads (`getTask`, which may register or delete the push config first) take the
+ *   `resolve` profile: local activities too. A read is safe to run again (a worker that dies
+ *   before the workflow task completes re-runs it; registering and deleting a config by its id
+ *   are idempotent), and as a local activity it runs inside the workflow task that decided to
+ *   read: one marker event instead of three activity events and another workflow task (five
+ *   events less per read), and no round trip through the server's activity queue. An agent that
+ *   stalls a read holds the workflow task for at most one attempt's 40 s (the SDK keeps the task
+ *   alive meanwhile); a failing read retries inside the worker, so `status` does not list it as a
+ *   pending activity.
  */
 import {
   ActivityCancellationType,
@@ -62,7 +71,7 @@ export function delegationActivities(settings: TrackingSettings): DelegationActi
     resolveAgent: [local, resolve],
     sendMessage: [calls, call],
     cancelTask: [calls, call],
-    getTask: [calls, call],
+    getTask: [local, resolve],
     registerPushConfig: [calls, call],
     deletePushConfig: [cleanups, cleanup],
     streamMessage: [follows, follow],

@@ -59,11 +59,12 @@ describe('a long push delegation', () => {
       ],
     });
     const { result, runs, registrations } = await worker.runUntil(async () => {
-      // The agent works for 4 s; the safety net reads every 200 ms, so history passes 40 events on the way.
+      // The agent works for 8 s; the safety net reads about once a second (the dev server's timers
+      // fire on the second), six events a read, so history passes 40 events on the way.
       const request = compatRequest({
         mode: 'push',
         text: 'Check for Node.js 24',
-        metadata: { workDelayMs: 4_000 },
+        metadata: { workDelayMs: 8_000 },
         tracking: { pushSafetyNetInterval: '200 milliseconds' },
       });
       const handle = await client.workflow.start('delegate', {

@@ -49,12 +49,36 @@ export async function historyOf(handle: WorkflowHandle): Promise<HistoryEvent[]>
   return (await handle.fetchHistory()).events ?? [];
 }
 
-/** Names of the activities the history scheduled, in order, without our `a2a.` prefix (`sendMessage`, …). */
+/**
+ * Names of the activities the history ran, in order, without our `a2a.` prefix (`sendMessage`,
+ * …): those scheduled as activity tasks and the local ones (push mode's reads, `resolveAgent`),
+ * which leave a marker instead.
+ */
 export function activitiesIn(events: HistoryEvent[]): string[] {
+  return events.flatMap((e) => {
+    const name = e.activityTaskScheduledEventAttributes?.activityType?.name ?? localActivityIn(e)?.name;
+    return name ? [withoutPrefix(name)] : [];
+  });
+}
+
+/** Activities scheduled as activity tasks (not local ones), without our prefix. */
+function activityTasksIn(events: HistoryEvent[]): string[] {
   return events.flatMap((e) => {
     const name = e.activityTaskScheduledEventAttributes?.activityType?.name;
     return name ? [withoutPrefix(name)] : [];
   });
+}
+
+/** The local activity a marker event records: its type and its result (JSON), or undefined for any other event. */
+export function localActivityIn(e: HistoryEvent): { name: string; result: unknown } | undefined {
+  const marker = e.markerRecordedEventAttributes;
+  if (marker?.markerName !== 'core_local_activity') return undefined;
+  const json = (key: string): unknown => {
+    const data = marker.details?.[key]?.payloads?.[0]?.data;
+    return data ? JSON.parse(Buffer.from(data).toString('utf8')) : undefined;
+  };
+  const meta = json('data') as { activity_type?: string } | undefined;
+  return meta?.activity_type ? { name: meta.activity_type, result: json('result') } : undefined;
 }
 
 /** An activity type name without our `a2a.` prefix. */
@@ -85,7 +109,7 @@ export function openActivities(events: HistoryEvent[]): number {
       e.activityTaskTimedOutEventAttributes ||
       e.activityTaskCanceledEventAttributes,
   ).length;
-  return activitiesIn(events).length - closed;
+  return activityTasksIn(events).length - closed;
 }
 
 /** Event counts by type (the name of the event's attributes, e.g. `activityTaskScheduled`), for reports. */
@@ -99,32 +123,34 @@ export function eventCounts(events: HistoryEvent[]): Record<string, number> {
   return counts;
 }
 
-/** The id of the push config the delegation registered (its history has it in the input of the read that registered it, or of registerPushConfig). */
-export function registeredConfigId(events: HistoryEvent[]): string {
-  for (const e of events) {
+/**
+ * The ids of the push configs the delegation registered, in order: named by the result of the
+ * read that registered one (a local activity), or by the input of registerPushConfig.
+ */
+function registeredConfigIds(events: HistoryEvent[]): string[] {
+  return events.flatMap((e) => {
+    const local = localActivityIn(e);
+    if (local && withoutPrefix(local.name) === 'getTask') {
+      const configId = (local.result as { pushConfigRegistered?: string } | undefined)?.pushConfigRegistered;
+      return configId ? [configId] : [];
+    }
     const scheduled = e.activityTaskScheduledEventAttributes;
-    const name = withoutPrefix(scheduled?.activityType?.name ?? '');
     const data = scheduled?.input?.payloads?.[0]?.data;
-    if (!data || (name !== 'registerPushConfig' && name !== 'getTask')) continue;
-    const input = JSON.parse(Buffer.from(data).toString('utf8')) as {
-      configId?: string;
-      register?: { configId: string };
-    };
-    const configId = name === 'getTask' ? input.register?.configId : input.configId;
-    if (configId) return configId;
-  }
-  throw new Error('the history registered no push config');
+    if (!data || withoutPrefix(scheduled?.activityType?.name ?? '') !== 'registerPushConfig') return [];
+    return [(JSON.parse(Buffer.from(data).toString('utf8')) as { configId: string }).configId];
+  });
+}
+
+/** The id of the push config the delegation registered first. */
+export function registeredConfigId(events: HistoryEvent[]): string {
+  const [configId] = registeredConfigIds(events);
+  if (!configId) throw new Error('the history registered no push config');
+  return configId;
 }
 
 /** How many push configs the delegation registered: reads that registered one, and registerPushConfig activities. */
 export function registrationsIn(events: HistoryEvent[]): number {
-  return events.filter((e) => {
-    const scheduled = e.activityTaskScheduledEventAttributes;
-    const name = withoutPrefix(scheduled?.activityType?.name ?? '');
-    if (name === 'registerPushConfig') return true;
-    const data = scheduled?.input?.payloads?.[0]?.data;
-    return name === 'getTask' && data && 'register' in (JSON.parse(Buffer.from(data).toString('utf8')) as object);
-  }).length;
+  return registeredConfigIds(events).length;
 }
 
 /** Where the agent delivers the updates of `taskId`, and with which credential: the push config it holds. */

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DeliveryCoalescer, type TrailingOutcome } from '../../../worker/webhook-coalescer.js';
+import type { NotifyOutcome } from '../../../worker/webhook-notifier.js';
 
 const BINDING = { workflowId: 'wf', taskId: 't', configId: 'c' };
 
@@ -9,7 +10,7 @@ interface Rig {
   sent: number[];
   trailing: TrailingOutcome[];
   /** Resolves the signal in flight (they are held until released). */
-  release(outcome?: 'delivered' | 'gone'): void;
+  release(outcome?: NotifyOutcome): void;
   fail(error: Error): void;
 }
 
@@ -25,7 +26,7 @@ afterEach(() => {
 function start(intervalMs = 1000, held = false): Rig {
   const sent: number[] = [];
   const trailing: TrailingOutcome[] = [];
-  const waiting: Array<{ resolve(o: 'delivered' | 'gone'): void; reject(e: Error): void }> = [];
+  const waiting: Array<{ resolve(o: NotifyOutcome): void; reject(e: Error): void }> = [];
   const coalescer = new DeliveryCoalescer<{ n: number }>({
     intervalMs,
     now: () => Date.now(),
@@ -72,21 +73,24 @@ describe('the delivery coalescer', () => {
     expect(await coalescer.offer(BINDING, { n: 62 }, 'g62')).toBe('signaled');
   });
 
-  it('keeps one signal in flight: deliveries meanwhile become one trailing signal after it returns', async () => {
+  it('keeps at most two signals in flight: deliveries meanwhile become one trailing signal when one returns', async () => {
     const { coalescer, sent, release } = start(1000, true);
     const first = coalescer.offer(BINDING, { n: 1 }, 'g1');
-    expect(await coalescer.offer(BINDING, { n: 2 }, 'g2')).toBe('coalesced');
+    const second = coalescer.offer(BINDING, { n: 2 }, 'g2');
     expect(await coalescer.offer(BINDING, { n: 3 }, 'g3')).toBe('coalesced');
-    // The first signal takes 5 s: nothing else is sent meanwhile.
+    expect(await coalescer.offer(BINDING, { n: 4 }, 'g4')).toBe('coalesced');
+    // Both signals take 5 s: nothing else is sent meanwhile, though the bucket has refilled.
     await vi.advanceTimersByTimeAsync(5000);
-    expect(sent).toEqual([1]);
+    expect(sent).toEqual([1, 2]);
     release();
     expect(await first).toBe('signaled');
     await vi.advanceTimersByTimeAsync(0);
-    expect(sent).toEqual([1, 3]);
+    expect(sent).toEqual([1, 2, 4]);
     release();
+    release();
+    expect(await second).toBe('signaled');
     await vi.advanceTimersByTimeAsync(0);
-    expect(sent).toEqual([1, 3]);
+    expect(sent).toEqual([1, 2, 4]);
   });
 
   it('signals the same news once, whether it comes again at once or later', async () => {
@@ -135,16 +139,18 @@ describe('the delivery coalescer', () => {
   it('retries a trailing signal Temporal did not take, a few times', async () => {
     const { coalescer, sent, trailing, release, fail } = start(1000, true);
     const first = coalescer.offer(BINDING, { n: 1 }, 'g1');
-    expect(await coalescer.offer(BINDING, { n: 2 }, 'g2')).toBe('coalesced');
+    const second = coalescer.offer(BINDING, { n: 2 }, 'g2');
+    expect(await coalescer.offer(BINDING, { n: 3 }, 'g3')).toBe('coalesced');
     release();
-    await first;
+    release();
+    await Promise.all([first, second]);
     for (let attempt = 0; attempt < 4; attempt += 1) {
       await vi.advanceTimersByTimeAsync(1000);
       fail(new Error('UNAVAILABLE'));
       await vi.advanceTimersByTimeAsync(0);
     }
     await vi.advanceTimersByTimeAsync(10_000);
-    expect(sent).toEqual([1, 2, 2, 2, 2]);
+    expect(sent).toEqual([1, 2, 3, 3, 3, 3]);
     expect(trailing).toEqual(['failed', 'failed', 'failed', 'failed']);
   });
 
@@ -160,6 +166,26 @@ describe('the delivery coalescer', () => {
     expect(sent).toEqual([1]);
     gone.close();
     expect(await coalescer.offer(BINDING, { n: 3 }, 'g3')).toBe('signaled');
+  });
+
+  it('passes on that the delegation did not want a notice, at once or for a trailing signal', async () => {
+    const { coalescer, trailing } = start(1000, true);
+    const first = coalescer.offer(BINDING, { n: 1 }, 'g1');
+    const second = coalescer.offer(BINDING, { n: 2 }, 'g2');
+    expect(await coalescer.offer(BINDING, { n: 3 }, 'g3')).toBe('coalesced');
+    rig!.release('stale');
+    expect(await first).toBe('stale');
+    rig!.release();
+    expect(await second).toBe('signaled');
+    await vi.advanceTimersByTimeAsync(1000);
+    rig!.release('stale');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(trailing).toEqual(['stale']);
+    // Not gone: the next news is signalled.
+    await vi.advanceTimersByTimeAsync(1000);
+    const next = coalescer.offer(BINDING, { n: 4 }, 'g4');
+    rig!.release();
+    expect(await next).toBe('signaled');
   });
 
   it('sends no trailing signal after it is closed', async () => {

@@ -76,19 +76,42 @@ const bearer = (secret = SECRET, binding = BINDING) => ({
 const inputRequired = {
   statusUpdate: { taskId: TASK, contextId: 'c1', status: { state: 'TASK_STATE_INPUT_REQUIRED' } },
 };
+const completedUpdate = {
+  statusUpdate: { taskId: TASK, contextId: 'c1', status: { state: 'TASK_STATE_COMPLETED' } },
+};
 
 describe('the webhook receiver', () => {
   it('signals a verified 1.0 delivery with a small notice', async () => {
     const { receiver, signals } = await start();
-    const response = await post(receiver, inputRequired, bearer());
+    const response = await post(receiver, completedUpdate, bearer());
     expect(response.status).toBe(200);
     expect(signals).toEqual([
       {
         workflowId: WF,
-        notice: { taskId: TASK, kind: 'statusUpdate', state: 'TASK_STATE_INPUT_REQUIRED', configId: CONFIG },
+        notice: { taskId: TASK, kind: 'statusUpdate', state: 'TASK_STATE_COMPLETED', configId: CONFIG },
       },
     ]);
     expect(receiver.stats()).toMatchObject({ received: 1, signaled: 1, progress: 0 });
+  });
+
+  it('answers a delivery that shows a question 202 at once and signals it in the background', async () => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const { receiver, signals } = await start(async (workflowId, notice) => {
+      signals.push({ workflowId, notice });
+      if (signals.length === 1) await held; // the delegation is asked first, which can take a workflow task's time
+      return 'delivered';
+    });
+    const response = await post(receiver, inputRequired, bearer());
+    expect(response.status).toBe(202);
+    expect(await response.json()).toEqual({ status: 'accepted' });
+    await waitFor(() => signals.length === 1, { what: 'the signal under way' });
+    // The news after it is not held up: a second signal may be in flight.
+    expect((await post(receiver, completedUpdate, bearer())).status).toBe(200);
+    release();
+    await waitFor(() => receiver.stats().trailing === 1, { what: 'the background signal' });
+    expect(signals.map((s) => s.notice.state)).toEqual(['TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_COMPLETED']);
+    expect(receiver.stats()).toMatchObject({ accepted: 1, signaled: 2, trailing: 1 });
   });
 
   it('takes a 0.3 delivery: a Task with kind, the token in X-A2A-Notification-Token, application/json', async () => {
@@ -104,7 +127,7 @@ describe('the webhook receiver', () => {
 
   it('accepts credentials derived from a secret being rotated out', async () => {
     const { receiver, signals } = await start();
-    expect((await post(receiver, inputRequired, bearer(OLD_SECRET))).status).toBe(200);
+    expect((await post(receiver, completedUpdate, bearer(OLD_SECRET))).status).toBe(200);
     expect(signals).toHaveLength(1);
   });
 
@@ -191,7 +214,7 @@ describe('the webhook receiver', () => {
     let asked = 0;
     let answer: () => Promise<'delivered' | 'gone'> = async () => 'gone';
     const { receiver } = await start(() => ((asked += 1), answer()));
-    expect((await post(receiver, inputRequired, bearer())).status).toBe(410);
+    expect((await post(receiver, completedUpdate, bearer())).status).toBe(410);
     const completed = { statusUpdate: { taskId: TASK, status: { state: 'TASK_STATE_COMPLETED' } } };
     expect((await post(receiver, completed, bearer())).status).toBe(410);
     expect(asked).toBe(1);
@@ -199,10 +222,18 @@ describe('the webhook receiver', () => {
       throw new Error('14 UNAVAILABLE: connection refused');
     };
     const other = { ...BINDING, configId: 'cfg-2' };
-    const unavailable = await post(receiver, inputRequired, bearer(SECRET, other), other);
+    const unavailable = await post(receiver, completedUpdate, bearer(SECRET, other), other);
     expect(unavailable.status).toBe(503);
     expect(unavailable.headers.get('retry-after')).toBe('10');
     expect(receiver.stats()).toMatchObject({ gone: 2, failed: 1, signaled: 0 });
+  });
+
+  it('answers 200 stale and counts it when the delegation does not want the notice', async () => {
+    const { receiver } = await start(async () => 'stale');
+    const response = await post(receiver, completedUpdate, bearer());
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'stale' });
+    expect(receiver.stats()).toMatchObject({ received: 1, stale: 1, signaled: 0, gone: 0 });
   });
 
   it('refuses a task id, message id or state longer than 256 characters, and signals nothing', async () => {
@@ -235,8 +266,9 @@ describe('the webhook receiver', () => {
     expect(receiver.stats().rejected['id-too-long']).toBe(cases.length);
     expect(logs.every((line) => line.length < 1_000)).toBe(true);
     // 256 characters are fine.
-    expect((await post(receiver, withMessage('m'.repeat(256)), bearer())).status).toBe(200);
-    expect(signals).toHaveLength(1);
+    // A question: answered at once, signalled in the background.
+    expect((await post(receiver, withMessage('m'.repeat(256)), bearer())).status).toBe(202);
+    await waitFor(() => signals.length === 1, { what: 'the signal' });
   });
 
   it('serves its counters only on the stats listener, and 404/405 elsewhere', async () => {
@@ -270,7 +302,7 @@ describe('the webhook receiver', () => {
 
   it('signals the same bytes delivered three times once', async () => {
     const { receiver, signals } = await start();
-    const body = JSON.stringify(inputRequired);
+    const body = JSON.stringify(completedUpdate);
     const statuses = [];
     for (let i = 0; i < 3; i += 1) statuses.push((await post(receiver, body, bearer())).status);
     expect(statuses).toEqual([200, 200, 200]);
@@ -278,14 +310,14 @@ describe('the webhook receiver', () => {
     expect(receiver.stats()).toMatchObject({ signaled: 1, duplicate: 2 });
   });
 
-  it('coalesces deliveries while a signal is in flight into one more, which reads whatever they showed', async () => {
+  it('coalesces deliveries while two signals are in flight into one more, which reads whatever they showed', async () => {
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
     const notices: TaskUpdatedNotice[] = [];
     const { receiver } = await start(
       async (_workflowId, notice) => {
         notices.push(notice);
-        if (notices.length === 1) await held; // Temporal is slow to take the first one
+        if (notices.length <= 2) await held; // Temporal is slow to take the first two
         return 'delivered';
       },
       undefined,
@@ -295,27 +327,30 @@ describe('the webhook receiver', () => {
       statusUpdate: {
         taskId: TASK,
         status: {
-          state: 'TASK_STATE_INPUT_REQUIRED',
-          message: { messageId: `q${n}`, role: 'ROLE_AGENT', parts: [{ text: `question ${n}?` }] },
+          state: 'TASK_STATE_FAILED',
+          message: { messageId: `q${n}`, role: 'ROLE_AGENT', parts: [{ text: `failure ${n}` }] },
         },
       },
     });
     const first = post(receiver, question(1), bearer());
-    await waitFor(() => notices.length === 1, { what: 'the first signal in flight' });
+    const second = post(receiver, question(2), bearer());
+    await waitFor(() => notices.length === 2, { what: 'two signals in flight' });
     const statuses = [];
-    for (let n = 2; n <= 20; n += 1) statuses.push((await post(receiver, question(n), bearer())).status);
+    for (let n = 3; n <= 20; n += 1) statuses.push((await post(receiver, question(n), bearer())).status);
     expect(new Set(statuses)).toEqual(new Set([202]));
-    expect(notices).toHaveLength(1);
+    expect(notices).toHaveLength(2);
     release();
     expect((await first).status).toBe(200);
+    expect((await second).status).toBe(200);
     await waitFor(() => receiver.stats().trailing === 1, { what: 'the trailing signal' });
-    // Nineteen different questions: the one more signal shows none of them, so the delegation reads
-    // (a notice showing the question it already answered would be ignored).
+    // Eighteen different statuses: the one more signal shows none of them, so the delegation reads
+    // (a stale status delivered last must not hide the news of an earlier one).
     expect(notices).toEqual([
-      { taskId: TASK, kind: 'statusUpdate', state: 'TASK_STATE_INPUT_REQUIRED', messageId: 'q1', configId: CONFIG },
+      { taskId: TASK, kind: 'statusUpdate', state: 'TASK_STATE_FAILED', messageId: 'q1', configId: CONFIG },
+      { taskId: TASK, kind: 'statusUpdate', state: 'TASK_STATE_FAILED', messageId: 'q2', configId: CONFIG },
       { taskId: TASK, kind: 'statusUpdate', configId: CONFIG },
     ]);
-    expect(receiver.stats()).toMatchObject({ signaled: 2, trailing: 1, coalesced: 19 });
+    expect(receiver.stats()).toMatchObject({ signaled: 3, trailing: 1, coalesced: 18 });
   });
 
   it('keeps the status in the one more signal when every coalesced delivery showed the same', async () => {
@@ -325,7 +360,7 @@ describe('the webhook receiver', () => {
     const { receiver } = await start(
       async (_workflowId, notice) => {
         notices.push(notice);
-        if (notices.length === 1) await held;
+        if (notices.length <= 2) await held;
         return 'delivered';
       },
       undefined,
@@ -334,15 +369,16 @@ describe('the webhook receiver', () => {
     const completed = (at: string) => ({
       statusUpdate: { taskId: TASK, status: { state: 'TASK_STATE_COMPLETED', timestamp: at } },
     });
-    const first = post(receiver, inputRequired, bearer());
-    await waitFor(() => notices.length === 1, { what: 'the first signal in flight' });
+    const first = post(receiver, completedUpdate, bearer());
+    const second = post(receiver, completed('2026-01-01T00:00:00Z'), bearer());
+    await waitFor(() => notices.length === 2, { what: 'two signals in flight' });
     // The same status sent twice (re-stamped): one generation each, one status between them.
     expect((await post(receiver, completed('2026-01-01T00:00:01Z'), bearer())).status).toBe(202);
     expect((await post(receiver, completed('2026-01-01T00:00:02Z'), bearer())).status).toBe(202);
     release();
-    await first;
-    await waitFor(() => notices.length === 2, { what: 'the trailing signal' });
-    expect(notices[1]).toEqual({ taskId: TASK, kind: 'statusUpdate', state: 'TASK_STATE_COMPLETED', configId: CONFIG });
+    await Promise.all([first, second]);
+    await waitFor(() => notices.length === 3, { what: 'the trailing signal' });
+    expect(notices[2]).toEqual({ taskId: TASK, kind: 'statusUpdate', state: 'TASK_STATE_COMPLETED', configId: CONFIG });
   });
 
   it("answers 429 with Retry-After past the sender's rate; nothing is logged one by one", async () => {

@@ -3,10 +3,11 @@
  * at the agent for the task (its credential derived from the receiver secret inside the
  * activity) before it reads; then the workflow waits — no activity runs, no connection stays
  * open — for a `taskUpdated` notice from the webhook receiver (or the safety-net timer) and reads
- * the task with GetTask. The read that finds the task ended deletes the config; when it could
+ * the task with GetTask, a local activity in the workflow task the notice woke (see
+ * activity-proxies.ts). The read that finds the task ended deletes the config; when it could
  * not, or the delegation ends otherwise, `close` does.
  */
-import { ApplicationFailure, CancellationScope, condition, log, uuid4, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, condition, log, sleep, uuid4, workflowInfo } from '@temporalio/workflow';
 import type { Message, TaskStatus } from '../../../a2a/index.js';
 import type { TrackOutcome } from '../../../activities/index.js';
 import { isAnsweredStatus, statusKeyOf } from '../../../contract/answered-status.js';
@@ -37,6 +38,35 @@ export function pushMode(run: Delegation): Tracker {
 
   /** A config chosen after a send but not registered yet: the next read registers it first. */
   let unregistered: string | undefined;
+
+  /**
+   * The safety-net timer, kept across the waits while the task runs: a delivery that wakes the
+   * delegation leaves it running, so a wait costs no TimerStarted and TimerCanceled of its own
+   * (the read after it may come sooner than a full interval after that wait began, never later).
+   * Dropped without an event when the delegation ends or continues as new; cancelled when the
+   * task asks something (a wait for a person's answer must not be woken by it).
+   */
+  let safetyNet: { scope: CancellationScope; fired: boolean } | undefined;
+  const armSafetyNet = () => {
+    if (safetyNet) return safetyNet;
+    const net = { scope: new CancellationScope(), fired: false };
+    net.scope
+      .run(() => sleep(settings.pushSafetyNetMs))
+      .then(
+        () => (net.fired = true),
+        // Cancelled: by a question (nobody waits on it then), or with the scope the delegation
+        // follows in; a wait still on it reads rather than going on without a safety net.
+        () => {
+          net.fired = true;
+          if (safetyNet === net) safetyNet = undefined;
+        },
+      );
+    return (safetyNet = net);
+  };
+  const disarmSafetyNet = () => {
+    safetyNet?.scope.cancel();
+    safetyNet = undefined;
+  };
 
   const unregister = async (): Promise<void> => {
     if (!config) return;
@@ -102,7 +132,11 @@ export function pushMode(run: Delegation): Tracker {
       }),
 
     async follow(): Promise<TrackOutcome> {
-      if (!readAtOnce) await condition(() => notices.pending || historyLong(), settings.pushSafetyNetMs);
+      if (!readAtOnce) {
+        const net = armSafetyNet();
+        await condition(() => notices.pending || historyLong() || net.fired);
+        if (net.fired) safetyNet = undefined; // the next wait starts a new interval
+      }
       // A config chosen but not registered yet is registered by this read before the run may continue.
       if (!unregistered) await run.continueAsNewIfSuggested();
       // An agent that delivers without end wakes the delegation at most so often (each read is history).
@@ -112,7 +146,7 @@ export function pushMode(run: Delegation): Tracker {
       const configId = config?.configId;
       const registering = unregistered;
       unregistered = undefined; // from here on the agent may hold it: it is deleted when the delegation ends
-      const { pushConfigDeleted, ...outcome } = await acts.getTask(
+      const { pushConfigDeleted, pushConfigRegistered: _registered, ...outcome } = await acts.getTask(
         {
           agent,
           taskId: state.taskId!,
@@ -128,6 +162,7 @@ export function pushMode(run: Delegation): Tracker {
         notices.configId = undefined;
       }
       readAtOnce = outcome.phase !== 'running';
+      if (outcome.phase === 'input-required' || outcome.phase === 'auth-required') disarmSafetyNet();
       return outcome;
     },
 
@@ -162,11 +197,20 @@ export class PushNotices {
    * the answer arrives), which could only lead to a read that decides nothing.
    */
   receive(notice: TaskUpdatedNotice, taskId: string | undefined, handled: StatusKey | undefined): boolean {
-    if (!taskId || notice?.taskId !== taskId) return false;
-    if (notice.configId !== undefined && notice.configId !== this.configId) return false;
-    if (isAnsweredStatus(notice, handled)) return false;
+    if (!this.wants(notice, taskId, handled)) return false;
     this.notified = true;
     return true;
+  }
+
+  /**
+   * Whether {@link receive} would raise the flag for this notice now (the `taskUpdateWanted`
+   * query). A notice it refuses stays refused: the task and config followed change only to ones
+   * registered later, and a question once answered is never news again.
+   */
+  wants(notice: TaskUpdatedNotice, taskId: string | undefined, handled: StatusKey | undefined): boolean {
+    if (!taskId || notice?.taskId !== taskId) return false;
+    if (notice.configId !== undefined && notice.configId !== this.configId) return false;
+    return !isAnsweredStatus(notice, handled);
   }
 
   get pending(): boolean {

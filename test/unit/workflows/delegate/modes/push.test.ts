@@ -51,6 +51,16 @@ describe('push notices', () => {
       true,
     );
   });
+
+  it('say without raising the flag whether they would take a notice (the taskUpdateWanted query)', () => {
+    const notices = new PushNotices();
+    notices.configId = 'cfg-1';
+    const answered = { taskId: 't1', kind: 'task', state: 'TASK_STATE_INPUT_REQUIRED', messageId: 'q1' } as const;
+    expect(notices.wants({ ...answered, configId: 'cfg-1' }, 't1', handled)).toBe(false);
+    expect(notices.wants({ ...answered, messageId: 'q2', configId: 'cfg-0' }, 't1', handled)).toBe(false);
+    expect(notices.wants({ ...answered, messageId: 'q2', configId: 'cfg-1' }, 't1', handled)).toBe(true);
+    expect(notices.pending).toBe(false);
+  });
 });
 
 describe('an explicit push', () => {

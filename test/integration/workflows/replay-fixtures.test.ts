@@ -59,9 +59,13 @@ describe('recorded histories', () => {
         .map((type) => `${file}: ${type}`),
     );
     expect(foreign).toEqual([]);
-    expect(
-      fixtures.filter((file) => file.startsWith('delegate-')).every((f) => activityTypes(eventsOf(f)).length > 0),
-    ).toBe(true);
+    // Per delegation: a run that continued as new while it waited for an answer schedules nothing.
+    const scenarios = new Map<string, number>();
+    for (const file of fixtures.filter((f) => f.startsWith('delegate-'))) {
+      const scenario = file.replace(/(\.\d+)?\.json$/, '');
+      scenarios.set(scenario, (scenarios.get(scenario) ?? 0) + activityTypes(eventsOf(file)).length);
+    }
+    expect([...scenarios].filter(([, count]) => count === 0)).toEqual([]);
   });
 
   it('replay against the current workflow code without a determinism error', async () => {

@@ -118,6 +118,9 @@ describe('worker → agent', () => {
                 faulty: cell.link,
                 agent: cell.agent,
                 endless: { expect: 'A2A_AGENT_UNREACHABLE', withinS: UNREACHABLE_S + UNREACHABLE_SLACK_S },
+                // Push mode tries a read as a local activity first (at most 2 s), which status cannot
+                // see, before the activity that follows is scheduled and heartbeats.
+                ...(mode === 'push' && fault.noticeWithinS ? { noticeWithinS: fault.noticeWithinS + 2.5 } : {}),
                 start: () =>
                   startDelegation(
                     client,

@@ -11,15 +11,13 @@
  *   does not answer for `unreachableTimeout`, and heartbeats so a dead worker or a cancellation
  *   is noticed within the heartbeat timeout.
  * - `resolve`: a local activity (a card GET, usually from the worker's cache), still recorded once.
- * - push mode's reads (`getTask`, which may register or delete the push config first) take the
- *   `resolve` profile: local activities too. A read is safe to run again (a worker that dies
- *   before the workflow task completes re-runs it; registering and deleting a config by its id
- *   are idempotent), and as a local activity it runs inside the workflow task that decided to
- *   read: one marker event instead of three activity events and another workflow task (five
- *   events less per read), and no round trip through the server's activity queue. An agent that
- *   stalls a read holds the workflow task for at most one attempt's 40 s (the SDK keeps the task
- *   alive meanwhile); a failing read retries inside the worker, so `status` does not list it as a
- *   pending activity.
+ * - push mode's reads (`getTask`, which may register or delete the push config first) are tried
+ *   first as a local activity (`getTaskLocally`: one attempt of at most 2 s, inside the workflow
+ *   task that decided to read: one marker event instead of three activity events and another
+ *   workflow task, and no round trip through the server's activity queue; a read is safe to run
+ *   again, registering and deleting a config by its id are idempotent). When that attempt fails
+ *   or takes longer, the read runs as an activity of the `call` profile: heartbeats, the
+ *   unreachable budget, and `status` shows it while the agent does not answer.
  */
 import {
   ActivityCancellationType,
@@ -39,7 +37,10 @@ export type DelegationActivityCalls = {
   ) => ReturnType<DelegationActivities[`a2a.${N}`]>;
 };
 
-export function delegationActivities(settings: TrackingSettings): DelegationActivityCalls {
+/** The delegation's activities, and push mode's first try of a read as a local activity. */
+export type DelegationCalls = DelegationActivityCalls & { getTaskLocally: DelegationActivityCalls['getTask'] };
+
+export function delegationActivities(settings: TrackingSettings): DelegationCalls {
   const retry = { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' };
   const call: ActivityOptions = {
     startToCloseTimeout: '2 minutes',
@@ -71,19 +72,25 @@ export function delegationActivities(settings: TrackingSettings): DelegationActi
     resolveAgent: [local, resolve],
     sendMessage: [calls, call],
     cancelTask: [calls, call],
-    getTask: [local, resolve],
+    getTask: [calls, call],
     registerPushConfig: [calls, call],
     deletePushConfig: [cleanups, cleanup],
     streamMessage: [follows, follow],
     pollMessage: [follows, follow],
     trackTask: [follows, follow],
   };
-  return Object.fromEntries(
-    Object.entries(profiles).map(([name, [proxy, options]]) => [
-      name,
-      (input: unknown, summary: string) => proxy[`a2a.${name}`]!.executeWithOptions({ ...options, summary }, [input]),
-    ]),
-  ) as DelegationActivityCalls;
+  const quickRead: LocalActivityOptions = { startToCloseTimeout: '2 seconds', retry: { maximumAttempts: 1 } };
+  const getTaskLocally = (input: unknown, summary: string) =>
+    (local['a2a.getTask'] as Proxied).executeWithOptions({ ...quickRead, summary }, [input]);
+  return {
+    ...Object.fromEntries(
+      Object.entries(profiles).map(([name, [proxy, options]]) => [
+        name,
+        (input: unknown, summary: string) => proxy[`a2a.${name}`]!.executeWithOptions({ ...options, summary }, [input]),
+      ]),
+    ),
+    getTaskLocally,
+  } as DelegationCalls;
 }
 
 /** A proxied activity, as the profiles table holds it (the typed view is DelegationActivityCalls). */

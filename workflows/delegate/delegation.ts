@@ -22,7 +22,7 @@ import type { TrackOutcome } from '../../activities/index.js';
 import type { AgentRef, DelegateInput, DelegateResult, ResolvedAgent } from '../../contract/delegation-types.js';
 import { FailureType } from '../../contract/failure-types.js';
 import { agentLabel } from '../../contract/telemetry.js';
-import { delegationActivities, type DelegationActivityCalls } from './activity-proxies.js';
+import { delegationActivities, type DelegationCalls } from './activity-proxies.js';
 import { waitForAnswer } from './answers.js';
 import type { Carry } from './carry.js';
 import { Deadline } from './deadline.js';
@@ -49,7 +49,7 @@ export class Delegation {
   readonly state: DelegationState;
   /** Push mode's notices, raised by the `taskUpdated` handler. */
   readonly notices = new PushNotices();
-  readonly acts: DelegationActivityCalls;
+  readonly acts: DelegationCalls;
   /** The agent as the summaries in the UI name it. */
   readonly name: string;
   /** A turn's message (stream, poll) while the agent has not named its task: a cancellation looks the task up by it. */

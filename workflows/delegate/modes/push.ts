@@ -7,7 +7,16 @@
  * activity-proxies.ts). The read that finds the task ended deletes the config; when it could
  * not, or the delegation ends otherwise, `close` does.
  */
-import { ApplicationFailure, CancellationScope, condition, log, sleep, uuid4, workflowInfo } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  CancellationScope,
+  condition,
+  isCancellation,
+  log,
+  sleep,
+  uuid4,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { Message, TaskStatus } from '../../../a2a/index.js';
 import type { TrackOutcome } from '../../../activities/index.js';
 import { isAnsweredStatus, statusKeyOf } from '../../../contract/answered-status.js';
@@ -146,7 +155,7 @@ export function pushMode(run: Delegation): Tracker {
       const configId = config?.configId;
       const registering = unregistered;
       unregistered = undefined; // from here on the agent may hold it: it is deleted when the delegation ends
-      const { pushConfigDeleted, pushConfigRegistered: _registered, ...outcome } = await acts.getTask(
+      const read: Parameters<typeof acts.getTask> = [
         {
           agent,
           taskId: state.taskId!,
@@ -156,7 +165,16 @@ export function pushMode(run: Delegation): Tracker {
           ...(configId ? { unregisterWhenEnded: { configId } } : {}),
         },
         `${registering ? 'Register push config and GetTask' : 'GetTask'} ${state.taskId} at ${name} (push)`,
-      );
+      ];
+      // Locally first (one marker); an agent that fails or is slow gets the activity's retries and status.
+      const {
+        pushConfigDeleted,
+        pushConfigRegistered: _registered,
+        ...outcome
+      } = await acts.getTaskLocally(...read).catch((err: unknown) => {
+        if (isCancellation(err)) throw err;
+        return acts.getTask(...read);
+      });
       if (pushConfigDeleted && config?.configId === configId) {
         config = undefined;
         notices.configId = undefined;

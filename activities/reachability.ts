@@ -19,8 +19,8 @@ import { FailureType } from '../contract/failure-types.js';
 /**
  * How long silence lasts before it is looked into (a stream without events gets a GetTask) or
  * shown (a request without an answer), and how long such a look may take. Not derived from the
- * heartbeat timeout, which is short (2 s) so that a dead worker is noticed fast: an agent that
- * takes a second to answer is not silent.
+ * heartbeat timeout, which says how fast a dead worker is noticed and may be set longer (a slow
+ * link to Temporal) or shorter: an agent that takes a second to answer is not silent.
  */
 export const SILENCE_NOTICE_MS = 2_500;
 

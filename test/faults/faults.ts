@@ -45,7 +45,7 @@ export interface Fault {
  * shows what the heartbeat details say, and Temporal sends those at most every 0.8 × the
  * heartbeat timeout.
  */
-export const HEARTBEAT_S = 2;
+export const HEARTBEAT_S = 5;
 const HEARTBEAT_THROTTLE_S = 0.8 * HEARTBEAT_S;
 const NOTICE_S = (2 * SILENCE_NOTICE_MS) / 1000;
 

@@ -23,6 +23,8 @@ const BINDINGS = ['HTTP+JSON', 'JSONRPC', 'GRPC'] as const;
 const UNREACHABLE_S = 15;
 /** On top: the poll that first finds the link broken (poll mode waits up to 5 s between reads), and the workflow's end. */
 const UNREACHABLE_SLACK_S = 10;
+/** Push mode's first try of a read, a local activity (workflows/delegate/activity-proxies.ts). */
+const LOCAL_READ_S = 5;
 
 interface Cell {
   name: string;
@@ -117,10 +119,16 @@ describe('worker → agent', () => {
                 fault,
                 faulty: cell.link,
                 agent: cell.agent,
-                endless: { expect: 'A2A_AGENT_UNREACHABLE', withinS: UNREACHABLE_S + UNREACHABLE_SLACK_S },
-                // Push mode tries a read as a local activity first (at most 2 s), which status cannot
-                // see, before the activity that follows is scheduled and heartbeats.
-                ...(mode === 'push' && fault.noticeWithinS ? { noticeWithinS: fault.noticeWithinS + 2.5 } : {}),
+                // Push mode tries a read as a local activity first (at most 5 s), which status cannot
+                // see and the unreachable budget does not count, before the activity that follows
+                // is scheduled and heartbeats.
+                endless: {
+                  expect: 'A2A_AGENT_UNREACHABLE',
+                  withinS: UNREACHABLE_S + UNREACHABLE_SLACK_S + (mode === 'push' ? LOCAL_READ_S : 0),
+                },
+                ...(mode === 'push' && fault.noticeWithinS
+                  ? { noticeWithinS: fault.noticeWithinS + LOCAL_READ_S + 0.5 }
+                  : {}),
                 start: () =>
                   startDelegation(
                     client,

@@ -12,7 +12,7 @@
  *   is noticed within the heartbeat timeout.
  * - `resolve`: a local activity (a card GET, usually from the worker's cache), still recorded once.
  * - push mode's reads (`getTask`, which may register or delete the push config first) are tried
- *   first as a local activity (`getTaskLocally`: one attempt of at most 2 s, inside the workflow
+ *   first as a local activity (`getTaskLocally`: one attempt of at most 5 s, inside the workflow
  *   task that decided to read: one marker event instead of three activity events and another
  *   workflow task, and no round trip through the server's activity queue; a read is safe to run
  *   again, registering and deleting a config by its id are idempotent). When that attempt fails
@@ -79,7 +79,7 @@ export function delegationActivities(settings: TrackingSettings): DelegationCall
     pollMessage: [follows, follow],
     trackTask: [follows, follow],
   };
-  const quickRead: LocalActivityOptions = { startToCloseTimeout: '2 seconds', retry: { maximumAttempts: 1 } };
+  const quickRead: LocalActivityOptions = { startToCloseTimeout: '5 seconds', retry: { maximumAttempts: 1 } };
   const getTaskLocally = (input: unknown, summary: string) =>
     (local['a2a.getTask'] as Proxied).executeWithOptions({ ...quickRead, summary }, [input]);
   return {

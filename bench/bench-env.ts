@@ -94,7 +94,7 @@ export async function startBenchEnv(options: BenchEnvOptions): Promise<BenchEnv>
     },
     async spawnBareWorker(taskQueue, maxCachedWorkflows) {
       // No tracing interceptors: the SDK's bundle of one workflow, as a user's first worker has it.
-      bareBundle ??= writeWorkflowBundle('bench/bare/workflows.ts', 'bench-bare', false);
+      bareBundle ??= writeWorkflowBundle('bench/bare/workflows.ts', 'bench-bare', { tracing: false, shared: false });
       const worker = await spawnBenchWorker({
         address: server.address,
         namespace: server.namespace,

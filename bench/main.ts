@@ -211,7 +211,7 @@ async function runPhases(env: BenchEnv, settings: BenchSettings, results: BenchR
     const otel = { OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint };
     const tracedQueue = `${taskQueue}-traced`;
     const untracedQueue = `${taskQueue}-untraced`;
-    const untracedBundle = await writeWorkflowBundle('bench/workflows/index.ts', 'bench', false);
+    const untracedBundle = await writeWorkflowBundle('bench/workflows/index.ts', 'bench', { tracing: false });
     await Promise.all([
       env.spawnWorker(tracedQueue, otel),
       env.spawnWorker(untracedQueue, { A2A_WORKFLOW_BUNDLE: untracedBundle, BENCH_TELEMETRY: 'none' }),

@@ -7,12 +7,8 @@
  *
  * @module a2a-temporal/worker
  */
-export {
-  a2aTemporalPlugin,
-  ActivityNameClashError,
-  DELEGATE_WORKFLOWS_PATH,
-  type A2ATemporalPluginOptions,
-} from './plugin.js';
+export { a2aTemporalPlugin, ActivityNameClashError, type A2ATemporalPluginOptions } from './plugin.js';
+export { DELEGATE_WORKFLOWS_PATH } from './workflow-modules.js';
 export {
   AgentRegistry,
   createActivities,

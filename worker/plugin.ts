@@ -10,8 +10,6 @@
  * its workflows file (`export { delegate } from 'a2a-temporal/workflows'`), since a worker runs
  * one workflow bundle.
  */
-import { dirname, extname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { DataConverter } from '@temporalio/common';
 import { SimplePlugin } from '@temporalio/plugin';
 import type { ReplayWorkerOptions, WorkerOptions } from '@temporalio/worker';
@@ -21,23 +19,7 @@ import { activeMeter } from '../telemetry/runtime.js';
 import { activeTracing } from '../telemetry/tracing.js';
 import { activityInterceptors, workflowSpanSinks, type WorkerTelemetry } from '../telemetry/worker-interceptors.js';
 import { withBlobStorage, type BlobStorageOptions } from '../storage/temporal-storage.js';
-
-const here = fileURLToPath(import.meta.url);
-
-/** Our workflows' folder (sources under tsx/vitest, compiled JS from dist/). */
-const WORKFLOWS_DIR = join(dirname(here), '..', 'workflows');
-
-/** `.ts` from sources, `.js` from dist/: a `workflowsPath` must name an existing file (the bundler stats it). */
-const EXT = extname(here);
-
-/** The plugin's default `workflowsPath`, for a worker without workflows of its own: `delegate` only. */
-export const DELEGATE_WORKFLOWS_PATH: string = join(WORKFLOWS_DIR, 'bundles', `delegate${EXT}`);
-
-/** Our own worker's `workflowsPath` (`a2a-temporal worker`, the demo, the image): `delegate` and `release`. */
-export const SHOWCASE_WORKFLOWS_PATH: string = join(WORKFLOWS_DIR, 'bundles', `showcase${EXT}`);
-
-/** The workflow interceptors of tracing: bundled with every worker's workflows (they pass through unless a run is traced). */
-const TRACING_INTERCEPTORS_PATH = join(WORKFLOWS_DIR, 'tracing-interceptors');
+import { DELEGATE_WORKFLOWS_PATH, SHARED_WORKFLOW_MODULES, TRACING_INTERCEPTORS_PATH } from './workflow-modules.js';
 
 class A2ATemporalPlugin extends SimplePlugin {
   constructor(
@@ -131,8 +113,15 @@ export function withOurActivities(theirs: object, ours: ReturnType<typeof create
   return { ...theirs, ...ours };
 }
 
-function withOurWorkflows<T extends { workflowsPath?: string; workflowBundle?: unknown }>(options: T): T {
-  return options.workflowsPath || options.workflowBundle
-    ? options
-    : { ...options, workflowsPath: DELEGATE_WORKFLOWS_PATH };
+/** Our `delegate` when the worker has no workflows of its own, and our modules shared when the SDK bundles them. */
+function withOurWorkflows<T extends Pick<WorkerOptions, 'workflowsPath' | 'workflowBundle' | 'bundlerOptions'>>(
+  options: T,
+): T {
+  if (options.workflowBundle) return options; // pre-built: bundled with SHARED_WORKFLOW_MODULES (bundleWorkflowsTo)
+  const preloadModules = [...new Set([...(options.bundlerOptions?.preloadModules ?? []), ...SHARED_WORKFLOW_MODULES])];
+  return {
+    ...options,
+    workflowsPath: options.workflowsPath ?? DELEGATE_WORKFLOWS_PATH,
+    bundlerOptions: { ...options.bundlerOptions, preloadModules },
+  };
 }

@@ -6,7 +6,8 @@
 import type { WorkerOptions } from '@temporalio/worker';
 import type { AgentRegistry } from '../activities/index.js';
 import type { WorkerConfig } from './config.js';
-import { a2aTemporalPlugin, SHOWCASE_WORKFLOWS_PATH } from './plugin.js';
+import { a2aTemporalPlugin } from './plugin.js';
+import { SHOWCASE_WORKFLOWS_PATH } from './workflow-modules.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import { openBlobStore } from '../storage/config.js';
 import { blobStorageOptions } from '../storage/temporal-storage.js';

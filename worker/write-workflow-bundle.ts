@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { bundleWorkflowsTo } from '../platform/workflow-bundle.js';
-import { SHOWCASE_WORKFLOWS_PATH } from './plugin.js';
+import { SHOWCASE_WORKFLOWS_PATH } from './workflow-modules.js';
 
 const out = process.argv[2];
 if (!out) {

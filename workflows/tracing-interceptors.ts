@@ -24,6 +24,7 @@ import {
   type WorkflowInternalsInterceptor,
   type WorkflowOutboundCallsInterceptor,
 } from '@temporalio/workflow';
+import { markTracedRun } from './traced-run.js';
 
 /** The header the official interceptors carry the trace context in. */
 const TRACE_HEADER = '_tracer-data';
@@ -39,10 +40,12 @@ interface Officials {
 }
 
 /**
- * The official interceptors, loaded on a workflow's first traced call. With the reusable V8
- * context every module a workflow imports is evaluated again for each workflow and held while it
- * is cached: OpenTelemetry's libraries, the largest part of the bundle, and the tracer provider
- * the interceptors build would cost an untraced workflow more than everything else it holds.
+ * The official interceptors, loaded on a workflow's first traced call, for that workflow alone.
+ * With the reusable V8 context a module the workflows do not share is evaluated again for each
+ * workflow and held while it is cached: OpenTelemetry's libraries, the largest part of the
+ * bundle, and the tracer provider the interceptors build would cost an untraced workflow more
+ * than everything else it holds. They cannot be shared either: `@opentelemetry/api` keeps the
+ * registered tracer provider in its module state, which the worker would freeze.
  */
 function loadOfficials(): Officials {
   // A synchronous require the bundler resolves statically: a dynamic import() would make the first traced call wait a microtask.
@@ -74,6 +77,7 @@ export const interceptors = (): WorkflowInterceptors => {
   const inboundCalls: WorkflowInboundCallsInterceptor = {
     execute(input, next) {
       traced = input.headers[TRACE_HEADER] !== undefined;
+      if (traced) markTracedRun();
       return via((i: typeof input, n: typeof next) => officials().inbound.execute(i, n))(input, next);
     },
     handleSignal: via((i, n) => officials().inbound.handleSignal(i, n)),

@@ -5,9 +5,10 @@
  * and span ids come from their own random stream (see tracing-interceptors.ts), so neither
  * changes what the workflow does.
  */
-import { context, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
+import type * as OpenTelemetry from '@opentelemetry/api';
 import { getRandomStream, metricMeter } from '@temporalio/workflow';
 import { A2A_ATTR, A2A_METRIC, agentLabel, boundedLabel } from '../../contract/telemetry.js';
+import { isTracedRun } from '../traced-run.js';
 
 /** The delegation's counters and its rounds, labelled by agent (and failure code). */
 export interface DelegationMetrics {
@@ -54,9 +55,10 @@ export interface InputWait {
 export function inputWait(agent: string, taskId: string, round: number, since = Date.now()): InputWait {
   const started = since;
   const attributes = { [A2A_ATTR.agent]: agentLabel(agent), [A2A_ATTR.taskId]: taskId, [A2A_ATTR.round]: round };
-  const span: Span | undefined = trace.getActiveSpan()
+  const otel = isTracedRun() ? openTelemetry() : undefined;
+  const span: OpenTelemetry.Span | undefined = otel?.trace.getActiveSpan()
     ? getRandomStream('a2a-temporal/tracing').with(() =>
-        trace.getTracer('a2a-temporal').startSpan('a2a input-required', { attributes }, context.active()),
+        otel.trace.getTracer('a2a-temporal').startSpan('a2a input-required', { attributes }, otel.context.active()),
       )
     : undefined;
   return {
@@ -74,8 +76,18 @@ export function inputWait(agent: string, taskId: string, round: number, since = 
         [A2A_ATTR.inputOutcome]: outcome,
         ...(outcome === 'answered' ? { [A2A_ATTR.answeredBy]: boundedLabel(by || 'unknown') } : {}),
       });
-      span.setStatus({ code: outcome === 'timeout' ? SpanStatusCode.ERROR : SpanStatusCode.OK });
+      span.setStatus({ code: outcome === 'timeout' ? otel!.SpanStatusCode.ERROR : otel!.SpanStatusCode.OK });
       span.end();
     },
   };
+}
+
+/**
+ * `@opentelemetry/api` as the traced run's interceptors use it: required in the workflow, so the
+ * run gets its own instance (a module imported here would be shared by every workflow: see
+ * tracing-interceptors.ts).
+ */
+function openTelemetry(): typeof OpenTelemetry {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('@opentelemetry/api') as typeof OpenTelemetry;
 }

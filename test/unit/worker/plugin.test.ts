@@ -1,13 +1,12 @@
 import { statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createActivities } from '../../../activities/index.js';
+import { a2aTemporalPlugin, ActivityNameClashError, withOurActivities } from '../../../worker/plugin.js';
 import {
-  a2aTemporalPlugin,
-  ActivityNameClashError,
   DELEGATE_WORKFLOWS_PATH,
+  SHARED_WORKFLOW_MODULES,
   SHOWCASE_WORKFLOWS_PATH,
-  withOurActivities,
-} from '../../../worker/plugin.js';
+} from '../../../worker/workflow-modules.js';
 
 describe("the plugin's activities", () => {
   const ours = createActivities();
@@ -52,6 +51,20 @@ describe("the plugin's workflows", () => {
     expect(plugin.configureWorker({ taskQueue: 'q', workflowsPath: '/mine' }).workflowsPath).toBe('/mine');
     const bundled = plugin.configureWorker({ taskQueue: 'q', workflowBundle: { code: '' } });
     expect(bundled.workflowsPath).toBeUndefined();
+  });
+
+  it("share our modules between workflows, beside a worker's own preloaded ones", () => {
+    expect(statSync(SHARED_WORKFLOW_MODULES[0]!).isFile()).toBe(true);
+    expect(plugin.configureWorker({ taskQueue: 'q' }).bundlerOptions?.preloadModules).toEqual(SHARED_WORKFLOW_MODULES);
+    const theirs = plugin.configureWorker({
+      taskQueue: 'q',
+      workflowsPath: '/mine',
+      bundlerOptions: { preloadModules: ['/mine/lib'], ignoreModules: ['fs'] },
+    });
+    expect(theirs.bundlerOptions).toEqual({
+      preloadModules: ['/mine/lib', ...SHARED_WORKFLOW_MODULES],
+      ignoreModules: ['fs'],
+    });
   });
 
   it("are `delegate` and `release` in our own worker's bundle", async () => {

@@ -22,8 +22,12 @@ const WorkerEnvSchema = z.object({
   A2A_AGENTS_FILE: z.string().min(1).optional(),
   /** Concurrent activities; a tracking activity holds one while its remote task runs. @default 1000 */
   A2A_MAX_ACTIVITIES: positiveInt.default(1000),
-  /** Workflows kept in the worker's cache; parked ones beyond it are replayed when they wake. @default 1000 */
-  A2A_MAX_CACHED_WORKFLOWS: positiveInt.default(1000),
+  /**
+   * Workflows kept in the worker's cache; parked ones beyond it are replayed when they wake. With
+   * about 0.35 MB per cached delegation on a worker idling at about 300 MB, the default keeps a
+   * worker within 512 MB however many delegations are parked. @default 500
+   */
+  A2A_MAX_CACHED_WORKFLOWS: positiveInt.default(500),
   /** Per-request timeout of unary A2A calls, in ms. @default 30000 */
   A2A_REQUEST_TIMEOUT_MS: positiveInt.default(30_000),
   /**

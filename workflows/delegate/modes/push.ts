@@ -3,8 +3,8 @@
  * at the agent for the task (its credential derived from the receiver secret inside the
  * activity) before it reads; then the workflow waits — no activity runs, no connection stays
  * open — for a `taskUpdated` notice from the webhook receiver (or the safety-net timer) and reads
- * the task with GetTask, a local activity in the workflow task the notice woke (see
- * activity-proxies.ts). The read that finds the task ended deletes the config; when it could
+ * the task with GetTask: first as a local activity in the workflow task the notice woke, then,
+ * when that attempt fails or is slow, as an activity with retries (see activity-proxies.ts). The read that finds the task ended deletes the config; when it could
  * not, or the delegation ends otherwise, `close` does.
  */
 import {

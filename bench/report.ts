@@ -103,9 +103,10 @@ export function markdownReport(r: BenchResults): string {
   }
   if (r.release) {
     const m = r.release.release_ms;
+    const a = r.release.activities;
     rows.push([
       'release: three agents, answered and approved by script',
-      `p50 ${m.p50} ms, p95 ${m.p95} ms over ${m.n} releases (status read every ${r.release.poll_interval_ms} ms); the share spent between workflow and activities: not measured (spans)`,
+      `p50 ${m.p50} ms, p95 ${m.p95} ms over ${m.n} releases (status read every ${r.release.poll_interval_ms} ms); ${a.count} activities (the releases' and their delegations'), scheduled to result taken p50 ${a.scheduled_to_taken_ms.p50} ms, of which running p50 ${a.run_ms.p50} ms: ${Math.round(a.between_share * 1000) / 10} % of activity time spent between workflow and activities`,
     ]);
   }
   if (r.resume_after_kill) {

@@ -29,6 +29,6 @@ export const TRACING_INTERCEPTORS_PATH = join(WORKFLOWS_DIR, 'tracing-intercepto
  * each workflow and held while the workflow is cached. Safe to share: they keep no state at
  * module scope (everything per delegation lives in the objects `delegate` builds), and the
  * worker freezes what they export. Measured (`npm run bench -- --quick --only parked --parked 500
- * --parked-cache 500`): 395 → 300 MB per 1,000 cached delegations, a bare SDK worker 294–337.
+ * --parked-cache 500`): 395 → 346 MB per 1,000 cached delegations, a bare SDK worker 320–337.
  */
 export const SHARED_WORKFLOW_MODULES: readonly string[] = [join(WORKFLOWS_DIR, `index${EXT}`)];

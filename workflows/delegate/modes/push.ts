@@ -4,8 +4,9 @@
  * activity) before it reads; then the workflow waits — no activity runs, no connection stays
  * open — for a `taskUpdated` notice from the webhook receiver (or the safety-net timer) and reads
  * the task with GetTask: first as a local activity in the workflow task the notice woke, then,
- * when that attempt fails or is slow, as an activity with retries (see activity-proxies.ts). The read that finds the task ended deletes the config; when it could
- * not, or the delegation ends otherwise, `close` does.
+ * when that attempt fails or is slow, as an activity with retries (see activity-proxies.ts). The
+ * read that finds the task ended deletes the config; when it could not, or the delegation ends
+ * otherwise, `close` does.
  */
 import {
   ApplicationFailure,

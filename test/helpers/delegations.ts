@@ -62,13 +62,17 @@ export function startDelegate(
 
 /** Waits until the delegation publishes a question (optionally a different one than `after`). */
 export function waitForQuestion(handle: WorkflowHandle, after?: PendingQuestion): Promise<PendingQuestion> {
+  let last: DelegationStatus | undefined;
   return waitFor(
     async () => {
-      const status: DelegationStatus = await handle.query(delegationStatusQuery);
+      const status: DelegationStatus = (last = await handle.query(delegationStatusQuery));
       const q = status.phase === 'waiting-for-input' ? status.question : undefined;
       return q && q.messageId !== after?.messageId ? q : undefined;
     },
-    { what: `a question from ${handle.workflowId}` },
+    {
+      what: `a question from ${handle.workflowId}`,
+      seen: () => last && `phase ${last.phase}, rounds ${last.rounds}, question ${last.question?.id ?? 'none'}`,
+    },
   );
 }
 

@@ -8,22 +8,43 @@ export async function waitFor<T>(
     timeoutMs = 30_000,
     intervalMs = 50,
     what = 'the condition',
-  }: { timeoutMs?: number; intervalMs?: number; what?: string } = {},
+    seen,
+  }: {
+    timeoutMs?: number;
+    intervalMs?: number;
+    what?: string;
+    /** What the probe last saw, for the timeout's message (e.g. a status's phase). */
+    seen?: () => string | undefined;
+  } = {},
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
+  let lastError: { error: unknown; at: number; count: number } | undefined;
   for (;;) {
     try {
       const value = await probe();
       if (value !== undefined && value !== false) return value;
-    } catch (err) {
-      lastError = err;
+    } catch (error) {
+      lastError = { error, at: Date.now(), count: (lastError?.count ?? 0) + 1 };
     }
     if (Date.now() > deadline) {
+      const saw = seen?.();
+      const failed = lastError
+        ? `; ${lastError.count} probes failed, the last ${Date.now() - lastError.at} ms before the end: ${causeChain(lastError.error)}`
+        : '';
       throw new Error(
-        `timed out after ${timeoutMs} ms waiting for ${what}${lastError ? ` (last error: ${String(lastError)})` : ''}`,
+        `timed out after ${timeoutMs} ms waiting for ${what}${saw ? ` (last seen: ${saw})` : ''}${failed}`,
       );
     }
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
+}
+
+/** An error and its causes, each as `Name: message`, joined by " ← caused by ". */
+function causeChain(error: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = error; e !== undefined && parts.length < 5; e = (e as { cause?: unknown }).cause) {
+    parts.push(e instanceof Error ? `${e.name}: ${e.message}` : String(e));
+    if (!(e instanceof Error)) break;
+  }
+  return parts.join(' ← caused by ');
 }

@@ -1,4 +1,5 @@
 /** What `--quick` and `--full` run (and the command line that picks one). */
+import { dirname, join } from 'node:path';
 
 export type BenchMode = 'quick' | 'full';
 
@@ -91,7 +92,8 @@ const FULL: Omit<
 
 /**
  * `--quick` | `--full` (default), `--only latency,history` (a subset of the phases, for
- * development), `--out <file>`, `--cpu-prof <dir>` (profiles of the worker children),
+ * development), `--out <file>` (default: `defaultOut` for a full run of every phase, else
+ * `partial.json` beside it, so a quick or partial run never replaces the committed full run), `--cpu-prof <dir>` (profiles of the worker children),
  * `--worker-options '{"maxCachedWorkflows":500}'` (extra worker options, for investigations),
  * `--worker-env '{"MALLOC_ARENA_MAX":"2"}'` (extra environment of the worker processes),
  * `--parked <n>` (another number of parked delegations), `--parked-cache <n>` (the parked
@@ -102,7 +104,7 @@ const FULL: Omit<
 export function parseArgs(argv: readonly string[], defaultOut: string): BenchSettings {
   let mode: BenchMode = 'full';
   let phases: Phase[] = [...PHASES];
-  let out = defaultOut;
+  let out: string | undefined;
   let cpuProfileDir: string | undefined;
   let workerOptions: string | undefined;
   let workerEnv: Record<string, string> | undefined;
@@ -142,13 +144,18 @@ export function parseArgs(argv: readonly string[], defaultOut: string): BenchSet
       ...(parkedCache !== undefined ? { cache: parkedCache } : {}),
     },
     phases,
-    out,
+    out: out ?? (mode === 'full' && phases.length === PHASES.length ? defaultOut : partialOut(defaultOut)),
     defaultServerConfig,
     parkedBaseline,
     ...(cpuProfileDir ? { cpuProfileDir } : {}),
     ...(workerOptions ? { workerOptions } : {}),
     ...(workerEnv ? { workerEnv } : {}),
   };
+}
+
+/** Where a quick or partial run writes its figures: beside the full run's file, ignored by git. */
+function partialOut(fullOut: string): string {
+  return join(dirname(fullOut), 'partial.json');
 }
 
 function parsePhases(list: string | undefined): Phase[] {

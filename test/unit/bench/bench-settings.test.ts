@@ -20,6 +20,13 @@ describe('the bench settings', () => {
     expect(() => parseArgs(['--parked-cache', '0'], 'out.json')).toThrow('--parked-cache needs a positive integer');
   });
 
+  it('write a full run of every phase to the given file, and a quick or partial run beside it (never over the full run)', () => {
+    expect(parseArgs([], 'results/latest.json').out).toBe('results/latest.json');
+    expect(parseArgs(['--quick'], 'results/latest.json').out).toBe('results/partial.json');
+    expect(parseArgs(['--only', 'latency'], 'results/latest.json').out).toBe('results/partial.json');
+    expect(parseArgs(['--quick', '--out', 'mine.json'], 'results/latest.json').out).toBe('mine.json');
+  });
+
   it('know the release phase', () => {
     expect(parseArgs(['--only', 'release'], 'out.json').phases).toEqual(['release']);
   });

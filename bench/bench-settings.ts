@@ -93,7 +93,8 @@ const FULL: Omit<
 /**
  * `--quick` | `--full` (default), `--only latency,history` (a subset of the phases, for
  * development), `--out <file>` (default: `defaultOut` for a full run of every phase, else
- * `partial.json` beside it, so a quick or partial run never replaces the committed full run), `--cpu-prof <dir>` (profiles of the worker children),
+ * `partial.json` beside it, so a quick or partial run never replaces the committed full run),
+ * `--cpu-prof <dir>` (profiles of the worker children),
  * `--worker-options '{"maxCachedWorkflows":500}'` (extra worker options, for investigations),
  * `--worker-env '{"MALLOC_ARENA_MAX":"2"}'` (extra environment of the worker processes),
  * `--parked <n>` (another number of parked delegations), `--parked-cache <n>` (the parked

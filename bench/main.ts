@@ -1,7 +1,8 @@
 /**
  * `npm run bench [-- --quick]`: the same delegation through every variant, in one process tree
  * and one run (see bench/README.md). Figures go to bench/results/latest.json (a full run of
- * every phase; a quick or partial run: partial.json beside it) and markdown tables to stdout; progress goes to stderr. Exits 0 whatever the targets say.
+ * every phase; a quick or partial run: partial.json beside it) and markdown tables to stdout;
+ * progress goes to stderr. Exits 0 whatever the targets say.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

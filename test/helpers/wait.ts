@@ -1,3 +1,5 @@
+import { causeChain } from '../../platform/grpc-status.js';
+
 /**
  * Waits for an observable condition (a query result, a describe() field), checking every
  * `intervalMs`: this waits FOR the event, it does not guess how long the event takes.
@@ -29,7 +31,7 @@ export async function waitFor<T>(
     if (Date.now() > deadline) {
       const saw = seen?.();
       const failed = lastError
-        ? `; ${lastError.count} probes failed, the last ${Date.now() - lastError.at} ms before the end: ${causeChain(lastError.error)}`
+        ? `; ${lastError.count} probes failed, the last ${Date.now() - lastError.at} ms before the end: ${describeChain(lastError.error)}`
         : '';
       throw new Error(
         `timed out after ${timeoutMs} ms waiting for ${what}${saw ? ` (last seen: ${saw})` : ''}${failed}`,
@@ -40,11 +42,8 @@ export async function waitFor<T>(
 }
 
 /** An error and its causes, each as `Name: message`, joined by " ← caused by ". */
-function causeChain(error: unknown): string {
-  const parts: string[] = [];
-  for (let e: unknown = error; e !== undefined && parts.length < 5; e = (e as { cause?: unknown }).cause) {
-    parts.push(e instanceof Error ? `${e.name}: ${e.message}` : String(e));
-    if (!(e instanceof Error)) break;
-  }
-  return parts.join(' ← caused by ');
+function describeChain(error: unknown): string {
+  return causeChain(error)
+    .map((e) => (e instanceof Error ? `${e.name}: ${e.message}` : String(e)))
+    .join(' ← caused by ');
 }

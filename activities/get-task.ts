@@ -3,13 +3,10 @@ import type { AgentRef, StatusKey } from '../contract/delegation-types.js';
 import { clientFor, taskViewOptions, type ActivityDeps } from './deps.js';
 import { asActivity } from './failures.js';
 import { withinPayloadLimit } from './payload-limit.js';
-import { phaseOf, TaskView, type TrackOutcome } from './task-outcome.js';
+import { ENDED_PHASES, phaseOf, TaskView, type TrackOutcome } from './task-outcome.js';
 import { whileHeartbeating } from './heartbeat.js';
 import { READ_AS_IT_ARRIVES_BYTES, withTaskRead } from './task-read.js';
 import { deletePushConfig, registerPushConfig } from './push-config.js';
-
-/** The phases after which the agent has nothing more to deliver about the task. */
-const ENDED: ReadonlySet<TrackOutcome['phase']> = new Set(['completed', 'failed', 'rejected', 'canceled']);
 
 export interface GetTaskInput {
   agent: AgentRef;
@@ -45,7 +42,7 @@ export async function getTask(deps: ActivityDeps, input: GetTaskInput): Promise<
   if (input.register) await registerPushConfig(deps, config(input.register.configId));
   const read = await readTask(deps, input);
   const outcome: GetTaskOutcome = input.register ? { ...read, pushConfigRegistered: input.register.configId } : read;
-  if (!input.unregisterWhenEnded || !ENDED.has(outcome.phase)) return outcome;
+  if (!input.unregisterWhenEnded || !ENDED_PHASES.has(outcome.phase)) return outcome;
   try {
     await deletePushConfig(deps, config(input.unregisterWhenEnded.configId));
     return { ...outcome, pushConfigDeleted: true };

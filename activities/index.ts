@@ -163,5 +163,6 @@ export type { CancelTaskInput } from './cancel-task.js';
 export type { GetTaskInput } from './get-task.js';
 export type { HoldFilesInput } from './hold-files.js';
 export type { PushConfigInput } from './push-config.js';
+export type { PushFollowUp } from './push-follow-up.js';
 export { pushCredential, isPushCredential } from './push-credential.js';
 export { pushUrl, parsePushPath } from './push-url.js';

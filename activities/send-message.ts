@@ -9,6 +9,8 @@ import { withinPayloadLimit } from './payload-limit.js';
 import { phaseOf, TaskView, type TrackPhase } from './task-outcome.js';
 import { statusKeyOf } from '../contract/answered-status.js';
 import { messageText, withoutHistory } from './task-view.js';
+import type { GetTaskOutcome } from './get-task.js';
+import { followUpPush, type PushFollowUp } from './push-follow-up.js';
 
 export interface SendMessageInput {
   agent: AgentRef;
@@ -17,6 +19,8 @@ export interface SendMessageInput {
   acceptedOutputModes?: string[];
   /** The question the message answers: the task showing it again has not decided anything new. */
   handled?: StatusKey;
+  /** Push mode: register the task's push config and read the task once, right after the send (push-follow-up.ts). */
+  push?: PushFollowUp;
 }
 
 export type SendOutcome =
@@ -27,6 +31,10 @@ export type SendOutcome =
       adopted: boolean;
       /** Set when the task returned has already decided (terminal, or a new question): nothing to follow. */
       decided?: { phase: TrackPhase; status: StatusKey; statusText: string };
+      /** Push mode: the id of the config registered for the task (never the credential). */
+      pushConfigRegistered?: string;
+      /** Push mode: the task as read after the send (and the registration); `task` then has no artifacts. */
+      read?: Omit<GetTaskOutcome, 'pushConfigRegistered'>;
     }
   | { kind: 'message'; message: Message };
 
@@ -35,11 +43,17 @@ const LOOKBACK = 50;
 
 /**
  * `SendMessage` with `returnImmediately: true`, heartbeating while the agent takes its time to
- * acknowledge. A retry first looks for the task the previous attempt may have created (our
+ * acknowledge, then push mode's follow-up when asked (`push`). A retry first looks for the task the previous attempt may have created (our
  * messageId in the task's or the context's history) and adopts it instead of sending the message
  * a second time.
  */
 export async function sendMessage(deps: ActivityDeps, input: SendMessageInput): Promise<SendOutcome> {
+  const sent = await send(deps, input);
+  const { push } = input;
+  return push && sent.kind === 'task' ? followUpPush(deps, { ...input, push }, sent) : sent;
+}
+
+async function send(deps: ActivityDeps, input: SendMessageInput): Promise<SendOutcome> {
   const context = Context.current();
   // When an earlier attempt's send left (heartbeat details): it may still create its task.
   let sentAt = sentAtOf(context.info.heartbeatDetails);

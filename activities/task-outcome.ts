@@ -24,6 +24,9 @@ import { messageText } from './task-view.js';
 export type TrackPhase =
   'running' | 'completed' | 'failed' | 'rejected' | 'canceled' | 'input-required' | 'auth-required';
 
+/** The phases after which the agent has nothing more to say about the task (nor deliver: push mode gives its config back). */
+export const ENDED_PHASES: ReadonlySet<TrackPhase> = new Set(['completed', 'failed', 'rejected', 'canceled']);
+
 export interface TrackOutcome {
   phase: TrackPhase;
   /** The task as last seen, without its history and without its artifacts (those are `artifacts`, assembled). */

@@ -78,6 +78,8 @@ export class DeliveryCoalescer<T extends object> {
   private readonly targets = new LRUCache<string, Target<T>>({ max: MAX_TARGETS, ttl: TARGET_TTL_MS });
   private readonly seen = new LRUCache<string, true>({ max: MAX_SEEN, ttl: TARGET_TTL_MS });
   private readonly timers = new Set<NodeJS.Timeout>();
+  /** The signals under way, which `close` waits for. */
+  private readonly sending = new Set<Promise<unknown>>();
   private readonly now: () => number;
   private closed = false;
 
@@ -129,11 +131,15 @@ export class DeliveryCoalescer<T extends object> {
     return 'coalesced';
   }
 
-  /** Stops the trailing signals not yet sent. */
-  close(): void {
+  /**
+   * Stops the trailing signals not yet sent, and settles once those under way have: the
+   * Temporal connection they use can be closed then.
+   */
+  async close(): Promise<void> {
     this.closed = true;
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
+    await Promise.allSettled([...this.sending]);
   }
 
   /** Whether a signal may go now (the bucket holds one). */
@@ -154,7 +160,10 @@ export class DeliveryCoalescer<T extends object> {
     target.tokens -= 1;
     target.inFlight += 1;
     try {
-      const outcome = await this.options.signal(target.binding, payload);
+      const signal = this.options.signal(target.binding, payload);
+      this.sending.add(signal);
+      void signal.finally(() => this.sending.delete(signal)).catch(() => {}); // the caller handles its failure
+      const outcome = await signal;
       if (outcome === 'gone') {
         target.gone = true;
         target.pending = undefined;

@@ -1,6 +1,5 @@
 /** Hands a verified push delivery to its delegation as the `taskUpdated` signal. */
-import { WorkflowClient, WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { isInterruptedState } from '../a2a/index.js';
+import { QueryRejectedError, WorkflowClient, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { TaskUpdatedNotice } from '../contract/delegation-types.js';
 import { taskUpdatedSignal, taskUpdateWantedQuery } from '../contract/messages.js';
 
@@ -26,12 +25,15 @@ const SIGNAL_DEADLINE_MS = 8000;
 const WANTED_DEADLINE_MS = 2000;
 
 /**
- * Signals the workflow's current run (a delegation that continued as new gets it too). A notice
- * that shows a question (INPUT_REQUIRED, AUTH_REQUIRED) is first offered to the delegation's
- * `taskUpdateWanted` query: after an answer, agents deliver the task as it was, still showing
- * the question just answered, which the delegation ignores; as a signal it cost a history event
- * and a workflow task. Only a plain "no" drops it: a query that fails or is late signals it, so
- * a question is never lost to a worker that is down.
+ * Signals the workflow's current run (a delegation that continued as new gets it too), after
+ * offering the notice to the delegation's `taskUpdateWanted` query: a signal costs a history
+ * event and a workflow task, and many deliveries need neither. After an answer agents deliver
+ * the task as it was, still showing the question just answered; during a send (which reads the
+ * task after it) the delegation learns what a delivery says anyway; and a signal racing the
+ * workflow task that completes the delegation fails that task, which then runs again. A query
+ * waits for a workflow task in flight, so it finds such a delegation closed. Only a plain "no"
+ * drops a notice: a query that fails or is late signals it, so nothing is lost to a worker that
+ * is down.
  */
 export function temporalNotifier(client: Client): PushNotifier {
   // A closed delegation is not asked (the server would replay its history on a worker to answer):
@@ -45,14 +47,13 @@ export function temporalNotifier(client: Client): PushNotifier {
   });
   return async (workflowId, notice) => {
     try {
-      if (notice.state && isInterruptedState(notice.state)) {
-        const wanted = await client
-          .withDeadline(Date.now() + WANTED_DEADLINE_MS, () =>
-            asking.getHandle(workflowId).query(taskUpdateWantedQuery, notice),
-          )
-          .catch(() => undefined);
-        if (wanted === false) return 'stale';
-      }
+      const wanted = await client
+        .withDeadline(Date.now() + WANTED_DEADLINE_MS, () =>
+          asking.getHandle(workflowId).query(taskUpdateWantedQuery, notice),
+        )
+        .catch((err: unknown) => (err instanceof QueryRejectedError ? 'closed' : undefined));
+      if (wanted === 'closed') return 'gone';
+      if (wanted === false) return 'stale';
       await client.withDeadline(Date.now() + SIGNAL_DEADLINE_MS, () =>
         client.workflow.getHandle(workflowId).signal(taskUpdatedSignal, notice),
       );

@@ -107,8 +107,8 @@ export interface WebhookReceiver {
   handleStats(req: IncomingMessage, res: ServerResponse): void;
   /** A copy of the counters. */
   stats(): WebhookStats;
-  /** Stops the signals still due for coalesced deliveries, and the log's timer. */
-  stop(): void;
+  /** Stops the signals still due for coalesced deliveries, and the log's timer; settles once the signals under way have. */
+  stop(): Promise<void>;
 }
 
 /** What the coalescer signals: the notice, and the verified trace context of its config. */
@@ -377,8 +377,8 @@ export function createWebhookReceiver(options: WebhookReceiverOptions & Listener
       reply(req, res, 200, snapshot());
     },
     stats: snapshot,
-    stop() {
-      coalescer.close();
+    async stop() {
+      await coalescer.close();
       log.flush();
     },
   };
@@ -424,8 +424,8 @@ export async function startWebhookReceiver(options: WebhookListenOptions): Promi
     { host: options.host ?? '127.0.0.1', port: options.port ?? 0, what: 'webhook receiver' },
     limits,
     connections,
-  ).catch((err: unknown) => {
-    receiver.stop();
+  ).catch(async (err: unknown) => {
+    await receiver.stop();
     gauges?.stop();
     throw err;
   });
@@ -438,7 +438,7 @@ export async function startWebhookReceiver(options: WebhookListenOptions): Promi
           { ...limits, maxConnectionsPerSource: limits.maxConnections },
         ).catch(async (err: unknown) => {
           await main.close();
-          receiver.stop();
+          await receiver.stop();
           gauges?.stop();
           throw err;
         });
@@ -449,8 +449,8 @@ export async function startWebhookReceiver(options: WebhookListenOptions): Promi
     port: main.port,
     statsUrl: stats?.url,
     close: () =>
-      (closing ??= Promise.all([main.close(), stats?.close()]).then(() => {
-        receiver.stop();
+      (closing ??= Promise.all([main.close(), stats?.close()]).then(async () => {
+        await receiver.stop();
         gauges?.stop();
       })),
   };

@@ -1,16 +1,77 @@
 /**
- * Push mode's reads: tried first as a local activity (one marker in history), then, when that
- * attempt fails, as an activity with its retries, heartbeats and status.
+ * Push mode's reads: the one its send makes (registering the config first), then those after a
+ * delivery, tried first as a local activity (one marker in history) and, when that attempt
+ * fails, as an activity with its retries, heartbeats and status.
  */
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
-import type { DelegateInput } from '../../contract/index.js';
-import { outcome, resolved, sent } from './scripted-agent.js';
-import { useScriptedWorker } from './support.js';
+import { answerUpdate, type DelegateInput } from '../../contract/index.js';
+import { outcome, resolved, sent, task, TASK_ID } from './scripted-agent.js';
+import { questionOf, useScriptedWorker } from './support.js';
 
 const temporal = useScriptedWorker('time-skipping');
 
 const request: DelegateInput = { agent: 'compat', label: 'compat', text: 'Check payment-service', mode: 'push' };
+
+/** The send's answer when its activity registered `configId` (if any) and then read the task (`read`). */
+function sentAndRead(read: ReturnType<typeof outcome>, configId?: string, deleted = false) {
+  return (input: { push?: unknown }) => {
+    expect(input.push).toBeDefined();
+    return {
+      kind: 'task' as const,
+      task: task('TASK_STATE_WORKING'),
+      adopted: false,
+      read: { ...read, ...(deleted ? { pushConfigDeleted: true as const } : {}) },
+      ...(configId ? { pushConfigRegistered: configId } : {}),
+    };
+  };
+}
+
+describe('a push send', () => {
+  it('registers the config and reads the task itself: a task that decided by then needs nothing more', async () => {
+    const { handle, agent } = await temporal.start('delegate', request, [
+      { call: 'a2a.resolveAgent', answer: resolved('push') },
+      {
+        call: 'a2a.sendMessage',
+        answer: (input) =>
+          sentAndRead(
+            outcome('completed', { report: 'ok' }),
+            (input.push as { register: { configId: string } }).register.configId,
+            true,
+          )(input),
+      },
+    ]);
+    expect(await handle.result()).toMatchObject({ state: 'TASK_STATE_COMPLETED' });
+    const events = (await handle.fetchHistory()).events ?? [];
+    expect(events.filter((e) => e.markerRecordedEventAttributes)).toHaveLength(1); // the card, nothing read after
+    agent.expectPlayed();
+  });
+
+  it('of an answer reads the task its config is for, and reads once more when the task still runs', async () => {
+    let configId = '';
+    const { handle, agent } = await temporal.start('delegate', request, [
+      { call: 'a2a.resolveAgent', answer: resolved('push') },
+      {
+        call: 'a2a.sendMessage',
+        answer: (input) => {
+          configId = (input.push as { register: { configId: string } }).register.configId;
+          return sentAndRead(outcome('input-required', { text: 'Which Node.js?', messageId: 'q1' }), configId)(input);
+        },
+      },
+      { call: 'a2a.sendMessage', answer: (input) => sentAndRead(outcome('running'))(input) },
+      { call: 'a2a.getTask', answer: { ...outcome('completed'), pushConfigDeleted: true } },
+    ]);
+    await questionOf(handle, 'q1');
+    await handle.executeUpdate(answerUpdate, { args: [{ text: 'Node.js 24', questionId: 'q1' }] });
+    expect(await handle.result()).toMatchObject({ state: 'TASK_STATE_COMPLETED' });
+    const [, answer] = agent.inputsOf('a2a.sendMessage');
+    expect(answer?.push).toEqual({ registered: { taskId: TASK_ID, configId } });
+    const [read] = agent.inputsOf('a2a.getTask');
+    expect(read).not.toHaveProperty('register'); // the send registered it
+    expect(read).toMatchObject({ unregisterWhenEnded: { configId } });
+    agent.expectPlayed();
+  });
+});
 
 describe('a push read', () => {
   it('is one local activity when the agent answers it', async () => {

@@ -91,7 +91,7 @@ describe('a long push delegation', () => {
     expect(runs.length).toBeGreaterThan(1);
     const all = runs.flat();
     expect(all.filter((a) => a === 'sendMessage')).toHaveLength(1);
-    // One config across every run: registered by the first read, deleted by the last.
+    // One config across every run: registered by the send, deleted by the last read.
     expect(registrations).toBe(1);
     expect(all.filter((a) => a === 'registerPushConfig' || a === 'deletePushConfig')).toEqual([]);
     expect(await pushConfigsAt(agent, result.taskId!)).toEqual([]);

@@ -86,7 +86,7 @@ describe('delegate in push mode', () => {
     const answeredAt = events.findIndex((e) => e.workflowExecutionUpdateAcceptedEventAttributes);
     expect(answeredAt).toBeGreaterThan(0);
     expect(openActivities(events.slice(0, answeredAt))).toBe(0);
-    // The first read registered the config and the last one deleted it: no activity of their own.
+    // The send registered the config and the last read deleted it: no activity of their own.
     expect(registrationsIn(events)).toBe(1);
     expect(activities.filter((a) => a === 'registerPushConfig' || a === 'deletePushConfig')).toEqual([]);
     expect(activities).toContain('getTask');

@@ -125,7 +125,7 @@ export function eventCounts(events: HistoryEvent[]): Record<string, number> {
 
 /**
  * The ids of the push configs the delegation registered, in order: named by the result of the
- * read that registered one (a local activity), or by the input of registerPushConfig.
+ * send or read that registered one (`pushConfigRegistered`), or by the input of registerPushConfig.
  */
 function registeredConfigIds(events: HistoryEvent[]): string[] {
   return events.flatMap((e) => {
@@ -133,6 +133,12 @@ function registeredConfigIds(events: HistoryEvent[]): string[] {
     if (local && withoutPrefix(local.name) === 'getTask') {
       const configId = (local.result as { pushConfigRegistered?: string } | undefined)?.pushConfigRegistered;
       return configId ? [configId] : [];
+    }
+    const completed = e.activityTaskCompletedEventAttributes?.result?.payloads?.[0]?.data;
+    if (completed) {
+      const configId = (JSON.parse(Buffer.from(completed).toString('utf8')) as { pushConfigRegistered?: unknown })
+        .pushConfigRegistered;
+      return typeof configId === 'string' ? [configId] : [];
     }
     const scheduled = e.activityTaskScheduledEventAttributes;
     const data = scheduled?.input?.payloads?.[0]?.data;

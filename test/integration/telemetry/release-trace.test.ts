@@ -43,7 +43,9 @@ beforeAll(async () => {
   const otel = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_BSP_SCHEDULE_DELAY: '100' };
   Object.assign(process.env, otel);
   startTracing('a2a-temporal-agents');
-  const delays = { port: 0, workDelayMs: 0, chunkDelayMs: 5 };
+  // Tasks that take a moment: push mode's deliveries then wake its delegations (an agent that
+  // answers at once has decided by the read that follows the send, and needs no delivery).
+  const delays = { port: 0, workDelayMs: 300, chunkDelayMs: 5 };
   agents = {
     compat: await startDependencyCompatAgent({ ...delays, bearerToken: TOKEN }),
     changelog: await startChangelogAgent(delays),

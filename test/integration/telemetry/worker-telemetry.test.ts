@@ -156,9 +156,11 @@ describe('the metrics endpoint of a worker', () => {
       ['--webhook-port', String(webhookPort)],
     );
     try {
-      // A stream and a push delegation, each with an input round.
+      // A stream and a push delegation, each with an input round; the push one's task takes a
+      // moment, so a delivery wakes it (a task decided at once is read by the send).
       for (const mode of ['stream', 'push'] as const) {
-        const handle = await startDelegate(client, taskQueue, compatRequest({ mode }), `${taskQueue}-${mode}`);
+        const request = compatRequest({ mode, ...(mode === 'push' ? { metadata: { workDelayMs: 500 } } : {}) });
+        const handle = await startDelegate(client, taskQueue, request, `${taskQueue}-${mode}`);
         const question = await waitForQuestion(handle);
         await handle.executeUpdate(answerUpdate, { args: [{ text: 'Node.js 24', taskId: question.taskId }] });
         await handle.result();

@@ -18,9 +18,9 @@ import {
   uuid4,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { Message, TaskStatus } from '../../../a2a/index.js';
+import type { Message } from '../../../a2a/index.js';
 import type { TrackOutcome } from '../../../activities/index.js';
-import { isAnsweredStatus, statusKeyOf } from '../../../contract/answered-status.js';
+import { isAnsweredStatus } from '../../../contract/answered-status.js';
 import type { ResolvedAgent, StatusKey, TaskUpdatedNotice } from '../../../contract/delegation-types.js';
 import { FailureType } from '../../../contract/failure-types.js';
 import type { Delegation } from '../delegation.js';
@@ -39,7 +39,7 @@ export function pushMode(run: Delegation): Tracker {
   /**
    * Whether the next `follow` reads the task at once instead of waiting for a notice first: after
    * a read that decided something (the next follow watches a question), after resuming, and
-   * after a send the agent is not still working on.
+   * after every send.
    */
   let readAtOnce = true;
   const wakeUps = new WakeUpLimit(settings.pushWakeUpsPerMinute);
@@ -103,9 +103,9 @@ export function pushMode(run: Delegation): Tracker {
    * nothing the agent did before is missed; when the send already brought a question, nothing may
    * read for a while (an input question is only ended by the answer), so it is registered now.
    */
-  const register = async (taskId: string, readFollows: boolean): Promise<void> => {
+  const register = async (taskId: string, readFollows: boolean, configId = uuid4()): Promise<void> => {
     await unregister();
-    const registration = { taskId, configId: uuid4() };
+    const registration = { taskId, configId };
     config = registration;
     notices.configId = registration.configId;
     if (readFollows) {
@@ -131,14 +131,32 @@ export function pushMode(run: Delegation): Tracker {
         // must not delay the reads about the answer a person just gave (each send is a person's or
         // the delegation's own, never the agent's, so this cannot be driven by the agent).
         wakeUps.reset();
-        const sent = await sendAndAdopt(run, message);
-        if (sent.kind === 'message') return sent;
-        const { task, phase } = sent.outcome;
-        // After an answer the config is in place: a delivery will say when the task moves on.
-        readAtOnce = config?.taskId !== task.id || !isStillWorking(task.status, state.handled);
+        // The send registers the config for the task it creates, or reads the task a config is held
+        // for, once: an agent that is quick has decided by then, and no delivery is waited for.
+        const fresh = config ? undefined : uuid4();
+        notices.sending = true; // what the agent delivers meanwhile is read after the send
+        const sent = await sendAndAdopt(
+          run,
+          message,
+          fresh ? { register: { configId: fresh } } : { registered: config! },
+        );
+        notices.sending = false;
+        const { after } = sent;
+        if (after.kind === 'message') return after;
+        const { task, phase } = after.outcome;
+        if (sent.registered) {
+          config = { taskId: task.id, configId: sent.registered };
+          notices.configId = sent.registered;
+        }
+        if (sent.deleted) {
+          config = undefined;
+          notices.configId = undefined;
+        }
+        // Deliveries were refused while the send ran: a task still running is read once more.
+        readAtOnce = true;
         const ended = phase !== 'running' && phase !== 'input-required' && phase !== 'auth-required';
-        if (config?.taskId !== task.id && !ended) await register(task.id, phase === 'running');
-        return sent;
+        if (config?.taskId !== task.id && !ended) await register(task.id, phase === 'running', fresh);
+        return after;
       }),
 
     async follow(): Promise<TrackOutcome> {
@@ -191,16 +209,6 @@ export function pushMode(run: Delegation): Tracker {
 }
 
 /**
- * True when the task the agent returned for our answer is still at work (or still shows the
- * question just answered): nothing to decide yet, so the delegation can wait for a delivery
- * without reading first.
- */
-export function isStillWorking(status: TaskStatus, handled: StatusKey | undefined): boolean {
-  if (status.state === 'TASK_STATE_SUBMITTED' || status.state === 'TASK_STATE_WORKING') return true;
-  return isAnsweredStatus(statusKeyOf(status), handled);
-}
-
-/**
  * Whether a verified delivery for the task being followed arrived since the last read. A flag,
  * not a queue: any number of notices before the next read cause one read.
  */
@@ -208,6 +216,8 @@ export class PushNotices {
   private notified = false;
   /** The config registered for the task followed: a notice bound to another one is ignored. */
   configId: string | undefined;
+  /** A send is under way: the task is read after it, so a delivery meanwhile is not wanted. */
+  sending = false;
 
   /**
    * Raises the flag for a notice about `taskId`. Ignored: notices about another task or bound to
@@ -216,17 +226,23 @@ export class PushNotices {
    * the answer arrives), which could only lead to a read that decides nothing.
    */
   receive(notice: TaskUpdatedNotice, taskId: string | undefined, handled: StatusKey | undefined): boolean {
-    if (!this.wants(notice, taskId, handled)) return false;
+    if (!this.concerns(notice, taskId, handled)) return false;
     this.notified = true;
     return true;
   }
 
   /**
-   * Whether {@link receive} would raise the flag for this notice now (the `taskUpdateWanted`
-   * query). A notice it refuses stays refused: the task and config followed change only to ones
-   * registered later, and a question once answered is never news again.
+   * Whether the delegation wants this notice signalled now (the `taskUpdateWanted` query). A
+   * notice it refuses needs no signal ever: the task and config followed change only to ones
+   * registered later, a question once answered is never news again, and what the agent
+   * delivers during a send is read after it.
    */
   wants(notice: TaskUpdatedNotice, taskId: string | undefined, handled: StatusKey | undefined): boolean {
+    return !this.sending && this.concerns(notice, taskId, handled);
+  }
+
+  /** The notice is about the task and config followed, and not the question already answered. */
+  private concerns(notice: TaskUpdatedNotice, taskId: string | undefined, handled: StatusKey | undefined): boolean {
     if (!taskId || notice?.taskId !== taskId) return false;
     if (notice.configId !== undefined && notice.configId !== this.configId) return false;
     return !isAnsweredStatus(notice, handled);

@@ -1,28 +1,46 @@
 /** Push mode's SendMessage step (poll mode sends and polls in one activity: `sendTurn`). */
 import type { Message } from '../../../a2a/index.js';
-import type { TrackOutcome } from '../../../activities/index.js';
+import type { PushFollowUp, TrackOutcome } from '../../../activities/index.js';
 import type { Delegation } from '../delegation.js';
 import type { AfterSend } from './tracker.js';
 
+/** A send and what its activity did for push mode besides. */
+export interface PushSend {
+  after: AfterSend;
+  /** The config the send registered for the task. */
+  registered?: string;
+  /** The send read the task after it registered, so the outcome is as current as a read's. */
+  read: boolean;
+  /** That read found the task ended and deleted the config. */
+  deleted: boolean;
+}
+
 /**
- * `SendMessage` with `returnImmediately`, then the task it created (or continued) is adopted.
- * The outcome is `running` (the mode's tracking decides from here) unless the task the agent
- * returned has already decided: then it is not read again.
+ * `SendMessage` with `returnImmediately` (and `push`'s follow-up: register, then read once), then
+ * the task it created (or continued) is adopted. The outcome is `running` (the mode's tracking
+ * decides from here) unless the task the agent returned, or the read, has already decided.
  */
-export async function sendAndAdopt(run: Delegation, message: Message): Promise<AfterSend> {
+export async function sendAndAdopt(run: Delegation, message: Message, push: PushFollowUp): Promise<PushSend> {
   const { acts, agent, state, input, name } = run;
   state.sending();
   const sent = await acts.sendMessage(
-    { agent, message, acceptedOutputModes: input.acceptedOutputModes, handled: state.handled },
+    { agent, message, acceptedOutputModes: input.acceptedOutputModes, handled: state.handled, push },
     `SendMessage to ${name}`,
   );
-  if (sent.kind === 'message') return sent;
+  if (sent.kind === 'message') return { after: sent, read: false, deleted: false };
   state.adopt(sent.task);
+  const { read: readOutcome, pushConfigRegistered: registered } = sent;
+  const done = { ...(registered ? { registered } : {}), read: Boolean(readOutcome) };
+  if (readOutcome) {
+    const { pushConfigDeleted, ...outcome } = readOutcome;
+    state.observeState(outcome.task.status.state);
+    return { after: { kind: 'task', outcome }, ...done, deleted: Boolean(pushConfigDeleted) };
+  }
   state.observeState(sent.task.status.state);
   const { artifacts = [], ...task } = sent.task;
   const { decided } = sent;
   const outcome: TrackOutcome = decided
     ? { ...decided, task, artifacts }
     : { phase: 'running', task, status: { state: task.status.state }, statusText: '', artifacts: [] };
-  return { kind: 'task', outcome };
+  return { after: { kind: 'task', outcome }, ...done, deleted: false };
 }

@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ResolvedAgent, StatusKey } from '../../../../../contract/delegation-types.js';
 import { FailureType } from '../../../../../contract/failure-types.js';
-import {
-  isStillWorking,
-  PushNotices,
-  pushUnavailable,
-  WakeUpLimit,
-} from '../../../../../workflows/delegate/modes/push.js';
-import type { TaskStatus } from '../../../../../a2a/index.js';
+import { PushNotices, pushUnavailable, WakeUpLimit } from '../../../../../workflows/delegate/modes/push.js';
 
 const handled: StatusKey = { state: 'TASK_STATE_INPUT_REQUIRED', messageId: 'q1' };
 
@@ -80,20 +74,15 @@ describe('an explicit push', () => {
   });
 });
 
-describe('after an answer', () => {
-  const status = (state: TaskStatus['state'], messageId?: string) =>
-    ({ state, ...(messageId ? { message: { messageId, role: 'ROLE_AGENT', parts: [] } } : {}) }) as TaskStatus;
-
-  it('waits for a delivery while the agent is at work or still shows the answered question', () => {
-    expect(isStillWorking(status('TASK_STATE_WORKING'), handled)).toBe(true);
-    expect(isStillWorking(status('TASK_STATE_SUBMITTED'), handled)).toBe(true);
-    expect(isStillWorking(status('TASK_STATE_INPUT_REQUIRED', 'q1'), handled)).toBe(true);
-  });
-
-  it('reads first when the task already shows something to decide', () => {
-    expect(isStillWorking(status('TASK_STATE_COMPLETED'), handled)).toBe(false);
-    expect(isStillWorking(status('TASK_STATE_INPUT_REQUIRED', 'q2'), handled)).toBe(false);
-    expect(isStillWorking(status('TASK_STATE_INPUT_REQUIRED'), handled)).toBe(false);
+describe('during a send', () => {
+  it('wants no delivery (the task is read after the send) but takes one signalled anyway', () => {
+    const notices = new PushNotices();
+    const notice = { taskId: 't1', kind: 'statusUpdate', state: 'TASK_STATE_COMPLETED' } as const;
+    notices.sending = true;
+    expect(notices.wants(notice, 't1', undefined)).toBe(false);
+    expect(notices.receive(notice, 't1', undefined)).toBe(true);
+    notices.sending = false;
+    expect(notices.wants(notice, 't1', undefined)).toBe(true);
   });
 });
 

@@ -1,0 +1,65 @@
+/**
+ * Push mode's first steps after a send, in the send's own activity: register the push config for
+ * the task the send created, then read the task once. The read comes after the registration, so
+ * nothing the agent did before it can be missed; a task that already decided (an agent that works
+ * fast) needs no delivery at all, and the read that finds it ended gives the config back. Each
+ * step is best effort: one that fails leaves the workflow to do it as it would without this (the
+ * registration with its first read, which replaces a config of the same id; a read as usual).
+ */
+import { CancelledFailure, Context, log } from '@temporalio/activity';
+import type { ActivityDeps } from './deps.js';
+import { getTask, type GetTaskOutcome } from './get-task.js';
+import { registerPushConfig } from './push-config.js';
+import type { SendMessageInput, SendOutcome } from './send-message.js';
+import { ENDED_PHASES } from './task-outcome.js';
+
+/** What push mode asks of its send. */
+export type PushFollowUp =
+  /** No config is held yet: register this one for the task the send returns (unless it ended), then read it. */
+  | { register: { configId: string } }
+  /** A config is held for `taskId`: read that task once when the send leaves it running. */
+  | { registered: { taskId: string; configId: string } };
+
+/** The send's outcome with what push mode's follow-up did (`pushConfigRegistered`, `read`). */
+export async function followUpPush(
+  deps: ActivityDeps,
+  input: SendMessageInput & { push: PushFollowUp },
+  sent: Extract<SendOutcome, { kind: 'task' }>,
+): Promise<SendOutcome> {
+  const { push, agent } = input;
+  const { task, decided } = sent;
+  if (decided && ENDED_PHASES.has(decided.phase)) return sent;
+  const configId =
+    'register' in push
+      ? push.register.configId
+      : push.registered.taskId === task.id
+        ? push.registered.configId
+        : undefined;
+  if (!configId) return sent; // the agent answered on another task: the workflow registers for it
+  try {
+    if (decided) {
+      // A question: nothing reads until it is answered, so the config is registered now, alone.
+      if (!('register' in push)) return sent;
+      await registerPushConfig(deps, { agent, taskId: task.id, configId });
+      return { ...sent, pushConfigRegistered: configId };
+    }
+    const read: GetTaskOutcome = await getTask(deps, {
+      agent,
+      taskId: task.id,
+      contextId: input.message.contextId,
+      handled: input.handled,
+      ...('register' in push ? { register: { configId } } : {}),
+      unregisterWhenEnded: { configId },
+    });
+    const { pushConfigRegistered, ...outcome } = read;
+    const { artifacts: _running, ...adopted } = sent.task; // the read carries the task as it stands
+    return { ...sent, task: adopted, read: outcome, ...(pushConfigRegistered ? { pushConfigRegistered } : {}) };
+  } catch (err) {
+    if (Context.current().cancellationSignal.aborted) throw new CancelledFailure('the activity was cancelled');
+    log.warn('push mode could not register or read with the send; the workflow does it', {
+      taskId: task.id,
+      error: String(err),
+    });
+    return sent;
+  }
+}

@@ -29,12 +29,19 @@ export const answerSignal = defineSignal<[AnswerInput]>('answer');
 export const taskUpdatedSignal = defineSignal<[TaskUpdatedNotice]>('taskUpdated');
 
 /**
- * Push mode: whether the delegation would act on this notice now (false: another task or push
- * config, or the question it already answered). The receiver asks before it signals a delivery
- * that shows a question, so the snapshot an agent delivers when an answer arrives costs no
- * history; a query writes nothing.
+ * Push mode's answer to "would you act on this notice?": `yes` (signal it), `no` (another task or
+ * push config, or the question already answered: never signal it), `later` (a send or read of the
+ * task is under way: offer it again after it, when the delegation knows what that found).
  */
-export const taskUpdateWantedQuery = defineQuery<boolean, [TaskUpdatedNotice]>('taskUpdateWanted');
+export type TaskUpdateWanted = 'yes' | 'no' | 'later';
+
+/**
+ * Push mode: whether the delegation would act on this notice now. The receiver asks before every
+ * signal, so the snapshot an agent delivers when an answer arrives costs no history (a query
+ * writes nothing), and no signal lands in the workflow task whose read completes the delegation
+ * (which would fail that task: it then runs again).
+ */
+export const taskUpdateWantedQuery = defineQuery<TaskUpdateWanted, [TaskUpdatedNotice]>('taskUpdateWanted');
 
 /** Sent by a child delegation to its parent when a question appears or goes away, or it ends. */
 export const delegationChangedSignal = defineSignal<[DelegationNotice]>('delegationChanged');

@@ -1,13 +1,16 @@
 /**
  * Turns verified deliveries into `taskUpdated` signals, few enough that no delegation's history
- * or workflow task can be flooded: per push config (workflow, task, config), at most
- * {@link SIGNAL_BURST} signals in flight and one per `intervalMs` on average — a bucket of
- * {@link SIGNAL_BURST} signals that refills one per interval, so two deliveries in quick
- * succession after a quiet interval are both signalled at once (after an answer, agents deliver
- * the answered question's state and then the news; the news waited a second behind it, and then
- * behind the receiver's question to the delegation whether that state is stale). A delivery that
- * finds the bucket empty, both signals in flight or others waiting is coalesced (answered 202): exactly one more signal follows when the bucket allows
- * ("trailing edge"), carrying what they showed (`merge`), so the last state is never missed. A signal Temporal does not take is tried again, a few times, an interval apart.
+ * or workflow task can be flooded: per push config (workflow, task, config), one signal in flight
+ * (each first asks the delegation, whose answer then reflects the signals before it) and one per
+ * `intervalMs` on average — a bucket of {@link SIGNAL_BURST} signals that refills one per
+ * interval, so two deliveries in quick succession after a quiet interval go one right after
+ * the other (after an answer, agents deliver the answered question's state and then the news;
+ * the news must not wait a second behind it). A delivery that finds the bucket empty, a signal in flight or others
+ * waiting is coalesced (answered 202): exactly one more signal follows when the bucket allows
+ * ("trailing edge"), carrying what they showed (`merge`), so the last state is never missed. A
+ * delegation that answers `later` (it is reading the task) is asked again soon after, backing
+ * off to {@link LATER_MAX_MS}. A signal Temporal does not take is tried again, a few times, an
+ * interval apart.
  * The same news twice (see `DeliveryNotice.generation`: the same status, or the same bytes) is
  * signalled once.
  *
@@ -52,8 +55,12 @@ interface Target<T> {
   tokens: number;
   /** When `tokens` was last brought up to date (ms, `now()`'s clock). */
   refilledAt: number;
-  /** Signals sent and not answered yet, at most {@link SIGNAL_BURST}. */
+  /** Signals sent and not answered yet, at most {@link MAX_IN_FLIGHT}. */
   inFlight: number;
+  /** `later` answers in a row (the delegation was reading the task each time it was asked). */
+  laters: number;
+  /** When the delegation may be asked again after a `later` (ms, `now()`'s clock). */
+  askAfter: number;
   /** The coalesced deliveries (merged), to be signalled when the interval has passed. */
   pending?: T;
   timer?: NodeJS.Timeout;
@@ -71,6 +78,15 @@ const TARGET_TTL_MS = 10 * 60_000;
 const MAX_SEEN = 65_536;
 /** Signals one push config may get at once after a quiet while (one per interval on average). */
 const SIGNAL_BURST = 2;
+/** Signals one push config has in flight at most. */
+const MAX_IN_FLIGHT = 1;
+/** How soon a delegation that answered `later` is asked again; doubled each time it says so in a row. */
+const LATER_FIRST_MS = 100;
+/**
+ * The longest wait before asking again after `later` (a send's activity may take a while: its
+ * news must not wait much longer than it; a query to a cached workflow costs no history).
+ */
+const LATER_MAX_MS = 1000;
 /** A signal Temporal did not take is tried this many times more. */
 const SIGNAL_RETRIES = 3;
 
@@ -90,7 +106,8 @@ export class DeliveryCoalescer<T extends object> {
   /**
    * Offers a verified delivery worth a signal. `signaled`, `stale` and `gone` come from a signal sent now;
    * `accepted` (with `inBackground`), that it is being sent without waiting for it; `coalesced`,
-   * that one will follow when the bucket allows; `duplicate`, that this news was signalled already.
+   * that one will follow when the bucket allows (or when the delegation, which answered `later`,
+   * has read the task); `duplicate`, that this news was signalled already.
    * `inBackground`: do not wait for the signal, for one that may take long (the receiver asks the
    * delegation first) while the sender waits for the answer before its next delivery.
    * @throws what `signal` threw, when a signal sent now failed (it is tried again later, and a sender's retry is taken too).
@@ -99,7 +116,16 @@ export class DeliveryCoalescer<T extends object> {
     const key = JSON.stringify([binding.workflowId, binding.taskId, binding.configId]);
     let target = this.targets.get(key);
     if (!target) {
-      target = { binding, tokens: SIGNAL_BURST, refilledAt: this.now(), inFlight: 0, gone: false, failures: 0 };
+      target = {
+        binding,
+        tokens: SIGNAL_BURST,
+        refilledAt: this.now(),
+        inFlight: 0,
+        laters: 0,
+        askAfter: 0,
+        gone: false,
+        failures: 0,
+      };
       this.targets.set(key, target);
     }
     if (target.gone) return 'gone';
@@ -107,7 +133,7 @@ export class DeliveryCoalescer<T extends object> {
     if (this.seen.has(news)) return 'duplicate';
     this.seen.set(news, true);
 
-    const now = target.inFlight < SIGNAL_BURST && !target.pending && this.ready(target);
+    const now = target.inFlight < MAX_IN_FLIGHT && !target.pending && this.ready(target);
     if (now && inBackground) {
       target.pending = payload;
       this.schedule(target);
@@ -117,6 +143,10 @@ export class DeliveryCoalescer<T extends object> {
       try {
         const outcome = await this.send(target, payload);
         target.failures = 0;
+        if (outcome === 'later') {
+          this.askLater(target, payload);
+          return 'coalesced'; // one more signal follows
+        }
         return outcome === 'delivered' ? 'signaled' : outcome;
       } catch (err) {
         // Senders rarely retry (the SDKs' never do): it is tried again like a trailing signal.
@@ -142,10 +172,10 @@ export class DeliveryCoalescer<T extends object> {
     await Promise.allSettled([...this.sending]);
   }
 
-  /** Whether a signal may go now (the bucket holds one). */
+  /** Whether a signal may go now (the bucket holds one, and no `later` asked to wait). */
   private ready(target: Target<T>): boolean {
     this.refill(target);
-    return target.tokens >= 1;
+    return target.tokens >= 1 && this.now() >= target.askAfter;
   }
 
   private refill(target: Target<T>): void {
@@ -168,6 +198,7 @@ export class DeliveryCoalescer<T extends object> {
         target.gone = true;
         target.pending = undefined;
       }
+      if (outcome !== 'later') target.laters = 0;
       return outcome;
     } finally {
       target.inFlight -= 1;
@@ -179,7 +210,7 @@ export class DeliveryCoalescer<T extends object> {
   private schedule(target: Target<T>): void {
     if (target.timer || this.closed) return;
     this.refill(target);
-    const due = Math.max(0, Math.ceil((1 - target.tokens) * this.options.intervalMs));
+    const due = Math.max(0, Math.ceil((1 - target.tokens) * this.options.intervalMs), target.askAfter - this.now());
     const timer = setTimeout(() => {
       this.timers.delete(timer);
       target.timer = undefined;
@@ -191,20 +222,38 @@ export class DeliveryCoalescer<T extends object> {
 
   private async fire(target: Target<T>): Promise<void> {
     if (this.closed || target.gone || !target.pending) return;
-    // Both slots taken: the first signal to return schedules this again.
-    if (target.inFlight >= SIGNAL_BURST) return;
+    // The slot is taken: the signal under way schedules this again when it returns.
+    if (target.inFlight >= MAX_IN_FLIGHT) return;
     if (!this.ready(target)) return this.schedule(target);
     const payload = target.pending;
     target.pending = undefined;
     try {
       const outcome = await this.send(target, payload);
       target.failures = 0;
-      this.options.trailing(target.binding, outcome === 'delivered' ? 'signaled' : outcome);
+      if (outcome === 'later') this.askLater(target, payload);
+      else this.options.trailing(target.binding, outcome === 'delivered' ? 'signaled' : outcome);
     } catch (err) {
       this.retryLater(target, payload);
       this.options.trailing(target.binding, 'failed', err);
     }
     if (target.pending) this.schedule(target);
+  }
+
+  /**
+   * The delegation is reading the task: the notice is offered again after a while (merged with
+   * what came meanwhile), sooner than a signal interval at first, since a read takes a moment.
+   */
+  private askLater(target: Target<T>, payload: T): void {
+    target.laters += 1;
+    target.askAfter = this.now() + Math.min(LATER_FIRST_MS * 2 ** (target.laters - 1), LATER_MAX_MS);
+    // The asking spent no signal: the token comes back.
+    target.tokens = Math.min(SIGNAL_BURST, target.tokens + 1);
+    target.pending = target.pending
+      ? this.options.merge
+        ? this.options.merge(payload, target.pending)
+        : target.pending
+      : payload;
+    this.schedule(target);
   }
 
   /** A signal Temporal did not take goes again after the interval (a few times), unless newer news replaced it. */

@@ -5,9 +5,10 @@ import { taskUpdatedSignal, taskUpdateWantedQuery } from '../contract/messages.j
 
 /**
  * What became of a notice: `delivered` when the workflow got the signal, `stale` when the
- * delegation said it would not act on it (nothing was signalled), `gone` when it no longer runs.
+ * delegation said it would not act on it (nothing was signalled), `later` when it asked for it
+ * again after the send or read under way (nothing was signalled yet), `gone` when it no longer runs.
  */
-export type NotifyOutcome = 'delivered' | 'stale' | 'gone';
+export type NotifyOutcome = 'delivered' | 'stale' | 'later' | 'gone';
 
 /** Hands a notice to its delegation. Throws when Temporal did not take it. See [docs/push.md](../docs/push.md). */
 export type PushNotifier = (workflowId: string, notice: TaskUpdatedNotice) => Promise<NotifyOutcome>;
@@ -28,12 +29,12 @@ const WANTED_DEADLINE_MS = 2000;
  * Signals the workflow's current run (a delegation that continued as new gets it too), after
  * offering the notice to the delegation's `taskUpdateWanted` query: a signal costs a history
  * event and a workflow task, and many deliveries need neither. After an answer agents deliver
- * the task as it was, still showing the question just answered; during a send (which reads the
- * task after it) the delegation learns what a delivery says anyway; and a signal racing the
- * workflow task that completes the delegation fails that task, which then runs again. A query
- * waits for a workflow task in flight, so it finds such a delegation closed. Only a plain "no"
- * drops a notice: a query that fails or is late signals it, so nothing is lost to a worker that
- * is down.
+ * the task as it was, still showing the question just answered; and a signal that arrives while
+ * the workflow task whose read completes the delegation runs fails that task, which then runs
+ * again (the read too). So while the delegation sends to or reads the task it answers `later`,
+ * and the coalescer asks again after it; a query waits for a workflow task in flight, so it then
+ * finds such a delegation closed. Only a plain "no" drops a notice: a query that fails or is late
+ * signals it, so nothing is lost to a worker that is down.
  */
 export function temporalNotifier(client: Client): PushNotifier {
   // A closed delegation is not asked (the server would replay its history on a worker to answer):
@@ -53,7 +54,8 @@ export function temporalNotifier(client: Client): PushNotifier {
         )
         .catch((err: unknown) => (err instanceof QueryRejectedError ? 'closed' : undefined));
       if (wanted === 'closed') return 'gone';
-      if (wanted === false) return 'stale';
+      if (wanted === 'no') return 'stale';
+      if (wanted === 'later') return 'later';
       await client.withDeadline(Date.now() + SIGNAL_DEADLINE_MS, () =>
         client.workflow.getHandle(workflowId).signal(taskUpdatedSignal, notice),
       );

@@ -121,13 +121,15 @@ describe('worker → agent', () => {
                 agent: cell.agent,
                 // Push mode tries a read as a local activity first (at most 5 s), which status cannot
                 // see and the unreachable budget does not count, before the activity that follows
-                // is scheduled and heartbeats.
+                // is scheduled and heartbeats. And it reads only when the agent delivers news worth a
+                // read (not its chunks, one per AGENT_PACE.chunkDelayMs), so it learns of a fault on
+                // the link later than the modes that hold it open: it is allowed a chunk interval more.
                 endless: {
                   expect: 'A2A_AGENT_UNREACHABLE',
                   withinS: UNREACHABLE_S + UNREACHABLE_SLACK_S + (mode === 'push' ? LOCAL_READ_S : 0),
                 },
                 ...(mode === 'push' && fault.noticeWithinS
-                  ? { noticeWithinS: fault.noticeWithinS + LOCAL_READ_S + 0.5 }
+                  ? { noticeWithinS: fault.noticeWithinS + LOCAL_READ_S + AGENT_PACE.chunkDelayMs / 1000 + 0.5 }
                   : {}),
                 start: () =>
                   startDelegation(

@@ -104,13 +104,28 @@ const named = (spans: ReceivedSpan[], name: string) => spans.filter((s) => s.nam
 const parentOf = (spans: ReceivedSpan[], span: ReceivedSpan) => spans.find((s) => s.spanId === span.parentSpanId);
 const childrenOf = (spans: ReceivedSpan[], span: ReceivedSpan) => spans.filter((s) => s.parentSpanId === span.spanId);
 
-/** Every process has exported its part: the workflows, each activity under its start, each request's server side. */
-function complete(trace: ReceivedSpan[]): boolean {
+/**
+ * What is still missing before every process has exported its part (the workflows, each activity
+ * under its start, each request's server side), or undefined when nothing is.
+ */
+function missing(trace: ReceivedSpan[]): string | undefined {
+  const workflows = `${named(trace, 'RunWorkflow:release').length} release and ${named(trace, 'RunWorkflow:delegate').length} delegate workflow spans (${named(
+    trace,
+    'RunWorkflow:delegate',
+  )
+    .map((s) => `${String(s.attributes.workflowId)} ${s.spanId}`)
+    .join(', ')})`;
   if (named(trace, 'RunWorkflow:release').length !== 1 || named(trace, 'RunWorkflow:delegate').length !== 4)
-    return false;
-  const started = trace.filter((s) => s.name.startsWith('StartActivity:'));
-  if (!started.every((s) => childrenOf(trace, s).some((c) => c.name.startsWith('RunActivity:')))) return false;
-  return trace.filter((s) => s.name.startsWith('A2A ')).every((s) => childrenOf(trace, s).some((c) => c.kind === 2));
+    return workflows;
+  const unrun = trace.filter(
+    (s) => s.name.startsWith('StartActivity:') && !childrenOf(trace, s).some((c) => c.name.startsWith('RunActivity:')),
+  );
+  const unserved = trace.filter((s) => s.name.startsWith('A2A ') && !childrenOf(trace, s).some((c) => c.kind === 2));
+  const gaps = [
+    ...unrun.map((s) => `${s.name} without its RunActivity`),
+    ...unserved.map((s) => `${s.name} (${s.attributes['a2a.agent']}) without the agent's span`),
+  ];
+  return gaps.length > 0 ? gaps.join('; ') : undefined;
 }
 
 describe('a traced release', () => {
@@ -128,10 +143,16 @@ describe('a traced release', () => {
       );
       expect(root.parentSpanId).toBe('');
       expect(root.resource['service.name']).toBe('a2a-temporal-cli');
-      const trace = await receiver.waitFor((spans) => {
-        const t = spans.filter((s) => s.traceId === root.traceId);
-        return complete(t) ? t : undefined;
-      }, `all spans of ${id}`);
+      let gap: string | undefined;
+      const trace = await receiver
+        .waitFor((spans) => {
+          const t = spans.filter((s) => s.traceId === root.traceId);
+          gap = missing(t);
+          return gap === undefined ? t : undefined;
+        }, `all spans of ${id}`)
+        .catch((err: Error) => {
+          throw new Error(`${err.message}; still missing: ${gap}`);
+        });
 
       const release = named(trace, 'RunWorkflow:release')[0]!;
       expect(release.parentSpanId).toBe(root.spanId);

@@ -22,6 +22,7 @@ import type { Message } from '../../../a2a/index.js';
 import type { TrackOutcome } from '../../../activities/index.js';
 import { isAnsweredStatus } from '../../../contract/answered-status.js';
 import type { ResolvedAgent, StatusKey, TaskUpdatedNotice } from '../../../contract/delegation-types.js';
+import type { TaskUpdateWanted } from '../../../contract/messages.js';
 import { FailureType } from '../../../contract/failure-types.js';
 import type { Delegation } from '../delegation.js';
 import { outOfTime } from '../unreachable.js';
@@ -39,7 +40,7 @@ export function pushMode(run: Delegation): Tracker {
   /**
    * Whether the next `follow` reads the task at once instead of waiting for a notice first: after
    * a read that decided something (the next follow watches a question), after resuming, and
-   * after every send.
+   * after a send whose activity did not read the task.
    */
   let readAtOnce = true;
   const wakeUps = new WakeUpLimit(settings.pushWakeUpsPerMinute);
@@ -134,13 +135,9 @@ export function pushMode(run: Delegation): Tracker {
         // The send registers the config for the task it creates, or reads the task a config is held
         // for, once: an agent that is quick has decided by then, and no delivery is waited for.
         const fresh = config ? undefined : uuid4();
-        notices.sending = true; // what the agent delivers meanwhile is read after the send
-        const sent = await sendAndAdopt(
-          run,
-          message,
-          fresh ? { register: { configId: fresh } } : { registered: config! },
+        const sent = await notices.during(() =>
+          sendAndAdopt(run, message, fresh ? { register: { configId: fresh } } : { registered: config! }),
         );
-        notices.sending = false;
         const { after } = sent;
         if (after.kind === 'message') return after;
         const { task, phase } = after.outcome;
@@ -152,8 +149,8 @@ export function pushMode(run: Delegation): Tracker {
           config = undefined;
           notices.configId = undefined;
         }
-        // Deliveries were refused while the send ran: a task still running is read once more.
-        readAtOnce = true;
+        // What the agent delivered during the send is offered again now (the `later` answer).
+        readAtOnce = !sent.read;
         const ended = phase !== 'running' && phase !== 'input-required' && phase !== 'auth-required';
         if (config?.taskId !== task.id && !ended) await register(task.id, phase === 'running', fresh);
         return after;
@@ -190,10 +187,12 @@ export function pushMode(run: Delegation): Tracker {
         pushConfigDeleted,
         pushConfigRegistered: _registered,
         ...outcome
-      } = await acts.getTaskLocally(...read).catch((err: unknown) => {
-        if (isCancellation(err)) throw err;
-        return acts.getTask(...read);
-      });
+      } = await notices.during(() =>
+        acts.getTaskLocally(...read).catch((err: unknown) => {
+          if (isCancellation(err)) throw err;
+          return acts.getTask(...read);
+        }),
+      );
       if (pushConfigDeleted && config?.configId === configId) {
         config = undefined;
         notices.configId = undefined;
@@ -216,8 +215,8 @@ export class PushNotices {
   private notified = false;
   /** The config registered for the task followed: a notice bound to another one is ignored. */
   configId: string | undefined;
-  /** A send is under way: the task is read after it, so a delivery meanwhile is not wanted. */
-  sending = false;
+  /** Sends and reads under way: a delivery meanwhile is offered again after them. */
+  private busy = 0;
 
   /**
    * Raises the flag for a notice about `taskId`. Ignored: notices about another task or bound to
@@ -232,13 +231,26 @@ export class PushNotices {
   }
 
   /**
-   * Whether the delegation wants this notice signalled now (the `taskUpdateWanted` query). A
-   * notice it refuses needs no signal ever: the task and config followed change only to ones
-   * registered later, a question once answered is never news again, and what the agent
-   * delivers during a send is read after it.
+   * Whether the delegation wants this notice signalled now (the `taskUpdateWanted` query). `later`
+   * while the task is sent to or read: a send may be creating the task and registering its config
+   * (neither is known here before it returns), and what a read finds may end the delegation, when
+   * a signal arriving in the workflow task that completes it fails that task; the notice is asked
+   * about again after it. `no` needs no signal ever: the task and config followed change only to
+   * ones registered later, and a question once answered is never news again.
    */
-  wants(notice: TaskUpdatedNotice, taskId: string | undefined, handled: StatusKey | undefined): boolean {
-    return !this.sending && this.concerns(notice, taskId, handled);
+  wants(notice: TaskUpdatedNotice, taskId: string | undefined, handled: StatusKey | undefined): TaskUpdateWanted {
+    if (this.busy > 0) return 'later';
+    return this.concerns(notice, taskId, handled) ? 'yes' : 'no';
+  }
+
+  /** Runs a send or read of the task; the receiver is told `later` meanwhile. */
+  async during<T>(io: () => Promise<T>): Promise<T> {
+    this.busy += 1;
+    try {
+      return await io();
+    } finally {
+      this.busy -= 1;
+    }
   }
 
   /** The notice is about the task and config followed, and not the question already answered. */

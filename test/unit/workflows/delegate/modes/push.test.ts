@@ -50,9 +50,9 @@ describe('push notices', () => {
     const notices = new PushNotices();
     notices.configId = 'cfg-1';
     const answered = { taskId: 't1', kind: 'task', state: 'TASK_STATE_INPUT_REQUIRED', messageId: 'q1' } as const;
-    expect(notices.wants({ ...answered, configId: 'cfg-1' }, 't1', handled)).toBe(false);
-    expect(notices.wants({ ...answered, messageId: 'q2', configId: 'cfg-0' }, 't1', handled)).toBe(false);
-    expect(notices.wants({ ...answered, messageId: 'q2', configId: 'cfg-1' }, 't1', handled)).toBe(true);
+    expect(notices.wants({ ...answered, configId: 'cfg-1' }, 't1', handled)).toBe('no');
+    expect(notices.wants({ ...answered, messageId: 'q2', configId: 'cfg-0' }, 't1', handled)).toBe('no');
+    expect(notices.wants({ ...answered, messageId: 'q2', configId: 'cfg-1' }, 't1', handled)).toBe('yes');
     expect(notices.pending).toBe(false);
   });
 });
@@ -74,15 +74,27 @@ describe('an explicit push', () => {
   });
 });
 
-describe('during a send', () => {
-  it('wants no delivery (the task is read after the send) but takes one signalled anyway', () => {
+describe('during a send or read', () => {
+  it('asks for a delivery later (the send may be creating the task, the read may end the delegation) but takes one signalled anyway', async () => {
     const notices = new PushNotices();
     const notice = { taskId: 't1', kind: 'statusUpdate', state: 'TASK_STATE_COMPLETED' } as const;
-    notices.sending = true;
-    expect(notices.wants(notice, 't1', undefined)).toBe(false);
+    let release: () => void = () => {};
+    const reading = notices.during(() => new Promise<void>((resolve) => (release = resolve)));
+    expect(notices.wants(notice, 't1', undefined)).toBe('later');
+    // Nor is it refused: the first send has not told the delegation its task yet.
+    expect(notices.wants(notice, undefined, undefined)).toBe('later');
     expect(notices.receive(notice, 't1', undefined)).toBe(true);
-    notices.sending = false;
-    expect(notices.wants(notice, 't1', undefined)).toBe(true);
+    release();
+    await reading;
+    expect(notices.wants(notice, 't1', undefined)).toBe('yes');
+    expect(notices.wants(notice, 't2', undefined)).toBe('no');
+  });
+
+  it('stops asking for later when the read fails', async () => {
+    const notices = new PushNotices();
+    const notice = { taskId: 't1', kind: 'statusUpdate', state: 'TASK_STATE_COMPLETED' } as const;
+    await expect(notices.during(() => Promise.reject(new Error('unreachable')))).rejects.toThrow('unreachable');
+    expect(notices.wants(notice, 't1', undefined)).toBe('yes');
   });
 });
 

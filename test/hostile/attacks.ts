@@ -120,14 +120,19 @@ function afterPushConfig(attack: (agent: AgentControl, taskId: string) => Promis
   };
 }
 
-/** Completes the task and delivers that honestly: the delegation must still finish. */
+/**
+ * Completes the task and delivers that honestly: the delegation must still finish. The receiver
+ * takes the delivery (observed as `taken`): 200 when it signalled at once, 202 when the signal
+ * follows (here: the delegation is still in the send that registered the config, and answered
+ * `later`).
+ */
 async function completeAndDeliver(agent: AgentControl, taskId: string): Promise<void> {
   agent.apply(taskId, [state('TASK_STATE_COMPLETED', 'Done.')]);
   const task = agent.tasks.get(taskId)!;
-  agent.observe(
-    'honest-delivery',
-    await agent.deliver(taskId, { statusUpdate: { taskId, contextId: task.contextId, status: task.status } }),
-  );
+  const status = await agent.deliver(taskId, {
+    statusUpdate: { taskId, contextId: task.contextId, status: task.status },
+  });
+  agent.observe('honest-delivery', status === 200 || status === 202 ? 'taken' : status);
 }
 
 /** A valid card whose one interface is `url` (computed from the agent's own interface URL). */
@@ -294,7 +299,7 @@ const LIST: HostileAttack[] = [
     expectedCode: 'COMPLETED',
     maxSeconds: 30,
     mode: 'push',
-    observations: { forged: 400, 'honest-delivery': 200 },
+    observations: { forged: 400, 'honest-delivery': 'taken' },
     agent: {
       pushNotifications: true,
       turns: [[working]],
@@ -317,7 +322,7 @@ const LIST: HostileAttack[] = [
     expectedCode: 'COMPLETED',
     maxSeconds: 30,
     mode: 'push',
-    observations: { 'stats-status': 404, 'stats-leaked': false, 'honest-delivery': 200 },
+    observations: { 'stats-status': 404, 'stats-leaked': false, 'honest-delivery': 'taken' },
     agent: {
       pushNotifications: true,
       turns: [[working]],

@@ -6,6 +6,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import { answerUpdate, type DelegateInput } from '../../contract/index.js';
+import { taskUpdatedSignal } from '../../contract/messages.js';
 import { outcome, resolved, sent, task, TASK_ID } from './scripted-agent.js';
 import { questionOf, useScriptedWorker } from './support.js';
 
@@ -47,7 +48,7 @@ describe('a push send', () => {
     agent.expectPlayed();
   });
 
-  it('of an answer reads the task its config is for, and reads once more when the task still runs', async () => {
+  it('of an answer reads the task its config is for; a task still running is read on the next news (here the safety net)', async () => {
     let configId = '';
     const { handle, agent } = await temporal.start('delegate', request, [
       { call: 'a2a.resolveAgent', answer: resolved('push') },
@@ -69,6 +70,36 @@ describe('a push send', () => {
     const [read] = agent.inputsOf('a2a.getTask');
     expect(read).not.toHaveProperty('register'); // the send registered it
     expect(read).toMatchObject({ unregisterWhenEnded: { configId } });
+    agent.expectPlayed();
+  });
+  it('takes a delivery signalled while it runs (the receiver could not ask) and reads after it, not at the safety net', async () => {
+    let started: () => void = () => {};
+    const handleKnown = new Promise<void>((resolve) => (started = resolve));
+    let workflowId = '';
+    const { handle, agent } = await temporal.start('delegate', request, [
+      { call: 'a2a.resolveAgent', answer: resolved('push') },
+      {
+        call: 'a2a.sendMessage',
+        answer: async (input) => {
+          const { configId } = (input.push as { register: { configId: string } }).register;
+          await handleKnown;
+          // The task is not known to the delegation yet: only the send's result tells it.
+          await temporal.client().workflow.getHandle(workflowId).signal(taskUpdatedSignal, {
+            taskId: TASK_ID,
+            kind: 'statusUpdate',
+            state: 'TASK_STATE_COMPLETED',
+            configId,
+          });
+          return sentAndRead(outcome('running'), configId)(input);
+        },
+      },
+      { call: 'a2a.getTask', answer: { ...outcome('completed'), pushConfigDeleted: true } },
+    ]);
+    workflowId = handle.workflowId;
+    started();
+    expect(await handle.result()).toMatchObject({ state: 'TASK_STATE_COMPLETED' });
+    const events = (await handle.fetchHistory()).events ?? [];
+    expect(events.filter((e) => e.timerFiredEventAttributes)).toEqual([]);
     agent.expectPlayed();
   });
 });

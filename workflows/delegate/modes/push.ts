@@ -222,10 +222,13 @@ export class PushNotices {
    * Raises the flag for a notice about `taskId`. Ignored: notices about another task or bound to
    * another push config (a credential of an earlier registration, or of another run that had
    * this workflow id), and those showing the question already answered (`handled`, e.g. the task snapshot an agent sends when
-   * the answer arrives), which could only lead to a read that decides nothing.
+   * the answer arrives), which could only lead to a read that decides nothing. During a send
+   * (signalled when the receiver could not ask: the worker was down) the task and config may not
+   * be known yet, so only the answered question is ignored: the read after it decides.
    */
   receive(notice: TaskUpdatedNotice, taskId: string | undefined, handled: StatusKey | undefined): boolean {
-    if (!this.concerns(notice, taskId, handled)) return false;
+    const ignored = this.busy > 0 ? isAnsweredStatus(notice, handled) : !this.concerns(notice, taskId, handled);
+    if (ignored) return false;
     this.notified = true;
     return true;
   }

@@ -112,6 +112,28 @@ describe('delegate', () => {
     agent.expectPlayed();
   });
 
+  it('names the state the turn it cut short saw last, before the workflow had the task', async () => {
+    // A stream turn hands the task over when it ends; the deadline passes while it still runs
+    // (in real time: the test server does not skip time while an activity runs).
+    const turnRunning = heldUntilCancelled({ taskId: TASK_ID, state: 'TASK_STATE_WORKING', events: 2, artifacts: [] });
+    const tracking = { heartbeatTimeout: '1 second' };
+    const { handle, agent } = await temporal.start(
+      'delegate',
+      { ...request, mode: 'stream', deadline: '1 second', tracking },
+      [
+        { call: 'a2a.resolveAgent', answer: resolved('stream') },
+        { call: 'a2a.streamMessage', answer: turnRunning.answer },
+        { call: 'a2a.cancelTask', answer: task('TASK_STATE_CANCELED') },
+      ],
+    );
+    const failure = await failureOf(handle);
+    expect(failure.message).toMatch(
+      /^Agent "compat" did not finish task task-1 \(last seen TASK_STATE_WORKING\) within/,
+    );
+    expect(agent.inputsOf('a2a.cancelTask')).toMatchObject([{ taskId: TASK_ID }]);
+    agent.expectPlayed();
+  });
+
   it('cancels the task it leaves running when it fails on what the agent sent', async () => {
     const invalid = ApplicationFailure.nonRetryable(
       'Agent "compat": the task is not valid JSON',

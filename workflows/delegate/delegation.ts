@@ -154,7 +154,10 @@ export class Delegation {
   /** A person canceled the delegation, or its deadline passed: the remote task is canceled too. */
   private async endCanceled(err: unknown): Promise<unknown> {
     const { state } = this;
-    const [taskId, taskState] = [state.taskId ?? turnTaskId(err), state.status.state];
+    const taskId = state.taskId ?? turnTaskId(err);
+    // The turn the cancel cut short saw the task last (a stream turn may not have handed it over yet).
+    const seen = progressIn(err);
+    const taskState = (seen?.taskId === taskId ? seen?.state : undefined) ?? state.status.state;
     state.canceling();
     const canceled = await this.cancelRemoteTask(this.deadline.passed ? 'the deadline passed' : 'canceled', taskId);
     if (this.deadline.passed) {

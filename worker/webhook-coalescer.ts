@@ -5,12 +5,12 @@
  * `intervalMs` on average — a bucket of {@link SIGNAL_BURST} signals that refills one per
  * interval, so two deliveries in quick succession after a quiet interval go one right after
  * the other (after an answer, agents deliver the answered question's state and then the news;
- * the news must not wait a second behind it). A delivery that finds the bucket empty, a signal in flight or others
- * waiting is coalesced (answered 202): exactly one more signal follows when the bucket allows
- * ("trailing edge"), carrying what they showed (`merge`), so the last state is never missed. A
- * delegation that answers `later` (it is reading the task) is asked again soon after, backing
- * off to {@link LATER_MAX_MS}. A signal Temporal does not take is tried again, a few times, an
- * interval apart.
+ * the news must not wait a second behind it). A delivery that finds the bucket empty, a signal
+ * in flight or others waiting is coalesced (answered 202): exactly one more signal follows when
+ * the bucket allows ("trailing edge"), carrying what they showed (`merge`), so the last state is
+ * never missed. A delegation that answers `later` (it is reading the task) is asked again soon
+ * after, backing off to {@link LATER_MAX_MS}. A signal Temporal does not take is tried again, a
+ * few times, an interval apart.
  * The same news twice (see `DeliveryNotice.generation`: the same status, or the same bytes) is
  * signalled once.
  *
@@ -156,7 +156,7 @@ export class DeliveryCoalescer<T extends object> {
         throw err;
       }
     }
-    target.pending = target.pending && this.options.merge ? this.options.merge(target.pending, payload) : payload;
+    target.pending = this.merged(target.pending, payload);
     this.schedule(target);
     return 'coalesced';
   }
@@ -248,12 +248,13 @@ export class DeliveryCoalescer<T extends object> {
     target.askAfter = this.now() + Math.min(LATER_FIRST_MS * 2 ** (target.laters - 1), LATER_MAX_MS);
     // The asking spent no signal: the token comes back.
     target.tokens = Math.min(SIGNAL_BURST, target.tokens + 1);
-    target.pending = target.pending
-      ? this.options.merge
-        ? this.options.merge(payload, target.pending)
-        : target.pending
-      : payload;
+    target.pending = target.pending === undefined ? payload : this.merged(payload, target.pending);
     this.schedule(target);
+  }
+
+  /** What one signal carries for two notices: `merge`d, or without it the newer one. */
+  private merged(older: T | undefined, newer: T): T {
+    return older !== undefined && this.options.merge ? this.options.merge(older, newer) : newer;
   }
 
   /** A signal Temporal did not take goes again after the interval (a few times), unless newer news replaced it. */

@@ -30,6 +30,7 @@ import { where } from './error-text.js';
 import { isEventStream } from './event-stream.js';
 import type { OversizedEventSink } from './sse.js';
 import { resolveLimits, type A2ALimits } from './limits.js';
+import { withLoopTurns } from './loop-turns.js';
 
 import { displayUrl } from './display-url.js';
 
@@ -171,7 +172,7 @@ async function readStreamed(
   const held: Uint8Array[] = [];
   let total = 0;
   try {
-    for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
+    for await (const chunk of withLoopTurns(res.body as AsyncIterable<Uint8Array>)) {
       if (sink) {
         sink.push(chunk);
         continue;

@@ -13,10 +13,12 @@
  * chunks it arrived in, counted, never re-scanned. A line longer than `maxLineBytes` or an
  * event whose data passes `maxEventBytes` throws at the byte that crosses the cap — unless the
  * reader was given `oversized`: then the event's data goes to the sink it makes, as it arrives
- * (see streamed-event.ts), and the event carries what the sink made of it.
+ * (see streamed-event.ts), and the event carries what the sink made of it. Buffered chunks are
+ * read with a turn of the event loop now and then (loop-turns.ts).
  */
 import { ResponseTooLargeError } from './errors.js';
 import { DEFAULT_LIMITS } from './limits.js';
+import { withLoopTurns } from './loop-turns.js';
 
 /** One dispatched event. `event` is `"message"` unless the server named it. */
 export interface SseEvent {
@@ -62,7 +64,7 @@ export async function* readSseEvents(
 ): AsyncGenerator<SseEvent, void, undefined> {
   const parser = new SseLineParser(options);
   try {
-    for await (const chunk of chunks) yield* parser.push(chunk);
+    for await (const chunk of withLoopTurns(chunks)) yield* parser.push(chunk);
     yield* parser.end();
   } finally {
     parser.dispose();

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ResponseTooLargeError } from '../../../a2a/errors.js';
+import { TURN_EVERY_BYTES } from '../../../a2a/loop-turns.js';
 import { SseLineParser, readSseEvents, type SseEvent } from '../../../a2a/sse.js';
 
 async function* chunks(...parts: Array<string | Uint8Array>): AsyncGenerator<string | Uint8Array> {
@@ -99,6 +100,19 @@ describe('readSseEvents', () => {
       { result: { task: { id: 'T' } } },
       { result: { statusUpdate: {} } },
     ]);
+  });
+});
+
+describe('readSseEvents beside the rest of the process', () => {
+  it('gives the event loop a turn while it reads chunks that are already buffered', async () => {
+    // 64 events of 64 KiB, all at hand: read without a turn, they would hold the loop to the end.
+    const event = `data: "${'x'.repeat(64 * 1024)}"\n\n`;
+    let read = 0;
+    let readWhenTheLoopTurned: number | undefined;
+    setImmediate(() => (readWhenTheLoopTurned = read));
+    for await (const _ of readSseEvents(chunks(...Array.from({ length: 64 }, () => event)))) read += 1;
+    expect(read).toBe(64);
+    expect(readWhenTheLoopTurned).toBeLessThanOrEqual(TURN_EVERY_BYTES / (64 * 1024));
   });
 });
 

@@ -1,17 +1,19 @@
 import { Context, log } from '@temporalio/activity';
 import { type A2AClient, type Message, type Task } from '../a2a/index.js';
 import { TaskNotCancelableError, TaskNotFoundError } from '../a2a/errors.js';
-import type { AgentRef } from '../contract/delegation-types.js';
+import type { AgentTarget } from '../contract/delegation-types.js';
 import { clientFor, type ActivityDeps } from './deps.js';
 import { asActivity } from './failures.js';
 import { whileHeartbeating } from './heartbeat.js';
 import { withinPayloadLimit } from './payload-limit.js';
+import { resolveCard } from './resolve-agent.js';
 import { findSentTask } from './send-message.js';
 import { checkTaskIdentity, currentWorkflowId } from './task-identity.js';
 import { withoutHistory } from './task-view.js';
 
 export interface CancelTaskInput {
-  agent: AgentRef;
+  /** By name only when the delegation's first turn was cancelled before it said what it resolved. */
+  agent: AgentTarget;
   /** The task to cancel; when unknown (a turn cancelled before the agent named it), `sent` finds it. */
   taskId?: string;
   /** The message whose task is to be canceled, looked up by its id. */
@@ -30,11 +32,12 @@ export async function cancelTask(
 ): Promise<Task | undefined> {
   return asActivity(agent.name, () =>
     whileHeartbeating(async () => {
-      const client = await clientFor(deps, agent);
       const signal = Context.current().cancellationSignal;
+      const endpoint = agent.endpoint ?? (await resolveCard(deps, agent.name, signal)).endpoint;
+      const client = await clientFor(deps, { name: agent.name, endpoint });
       const id = taskId ?? (sent ? await lookUp(client, sent, signal) : undefined);
       if (!id) return undefined;
-      const owner = deps.owners.ownerOf(agent.endpoint.url, id);
+      const owner = deps.owners.ownerOf(endpoint.url, id);
       if (owner !== undefined && owner !== currentWorkflowId()) {
         log.warn('not canceling a task another delegation on this worker follows', { taskId: id });
         return undefined;

@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { createA2AClient, type A2AClient, type A2ALimits } from '../a2a/index.js';
-import type { AgentRef } from '../contract/delegation-types.js';
+import type { AgentRef, AgentTarget, ResolvedEndpoint } from '../contract/delegation-types.js';
 import type { AgentAccess } from './agent-access.js';
 import type { A2ATelemetry } from '../telemetry/a2a-telemetry.js';
 import type { AgentRegistry } from './agent-registry.js';
@@ -68,7 +68,7 @@ export async function clientFor(deps: ActivityDeps, agent: AgentRef): Promise<A2
 }
 
 /** The byte budget of one delegation with `agent`: its agents-file entry's, else the worker's (A2A_MAX_DELEGATION_BYTES). */
-export function delegationBudget(deps: ActivityDeps, agent: AgentRef, droppedBefore = 0): ByteBudget {
+export function delegationBudget(deps: ActivityDeps, agent: AgentTarget, droppedBefore = 0): ByteBudget {
   const entry = deps.registry.locate(agent.name).entry;
   return new ByteBudget(entry?.maxDelegationBytes ?? deps.limits?.maxDelegationBytes, droppedBefore);
 }
@@ -80,7 +80,7 @@ export function delegationBudget(deps: ActivityDeps, agent: AgentRef, droppedBef
  */
 export function taskViewOptions(
   deps: ActivityDeps,
-  agent: AgentRef,
+  agent: AgentTarget,
   options: { expect?: ExpectedTask; droppedBytes?: number; droppedStoredBytes?: number } = {},
 ): TaskViewOptions {
   const workflowId = currentWorkflowId();
@@ -91,6 +91,13 @@ export function taskViewOptions(
       ? { spool: new ArtifactSpool(deps.artifacts, currentSpoolScope(agent.name), options.droppedStoredBytes) }
       : {}),
     ...(options.expect ? { expect: options.expect } : {}),
-    claim: (taskId, contextId) => deps.owners.claim(agent.endpoint.url, taskId, contextId, workflowId),
+    // Read when a task is claimed: a first turn resolves `agent` (sets its endpoint) before any task arrives.
+    claim: (taskId, contextId) => deps.owners.claim(endpointOf(agent).url, taskId, contextId, workflowId),
   };
+}
+
+/** The endpoint of an agent that must be resolved by now. */
+export function endpointOf(agent: AgentTarget): ResolvedEndpoint {
+  if (!agent.endpoint) throw new Error(`agent ${agent.name} is not resolved yet`);
+  return agent.endpoint;
 }

@@ -57,7 +57,7 @@ async function send(turn: Turn, follower: Follower): Promise<{ kind: 'message'; 
   } catch (err) {
     if (!isTransient(err)) throw err;
     // Asked to wait longer than the delegation gives a silent agent: rate-limited, not unreachable; fail now.
-    if ((err.retryAfterMs ?? 0) >= reach.leftMs()) throw finalFailure(err, input.agent.name);
+    if (err.retryAfterMs !== undefined && err.retryAfterMs >= reach.leftMs()) throw finalFailure(err, input.agent.name);
     await reach.failed(err, askedAt);
     return undefined;
   }

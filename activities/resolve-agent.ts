@@ -28,50 +28,56 @@ export interface ResolveAgentInput {
  * This is a local activity: its result goes into history once (replays never refetch), so it is
  * the card REDUCED to what the workflow and the activities need, bounded in size.
  */
-export async function resolveAgent(deps: ActivityDeps, { agent }: ResolveAgentInput): Promise<ResolvedAgent> {
-  return asActivity(agent, async () => {
-    const signal = Context.current().cancellationSignal;
-    const location = deps.registry.locate(agent);
-    await location.policy.check(location.url, { operation: 'GetAgentCard' });
-    const connection = await deps.access.connection(location, 'card');
-    const fetched = await deps.cards.get(agentCardUrl(location.url), {
-      signal,
-      timeoutMs: deps.requestTimeoutMs,
-      policy: location.policy,
-      ...connection,
-    });
-    // Checked on every resolve, cached card or not: entries sharing a URL may ask for different keys.
-    const verify = deps.access.cardVerifier(location);
-    const agentUrl = displayUrl(fetched.cardUrl);
-    let verdict = await verify?.(fetched.card, { operation: 'GetAgentCard', agentUrl });
-    let card = fetched.card;
-    let endpoint = await choose(deps, location, card, fetched.cardUrl);
-    if (card.capabilities.extendedAgentCard && location.entry?.auth) {
-      // §8.3: an authenticated client uses the extended card in place of the public one.
-      const client = await clientFor(deps, { name: agent, endpoint });
-      const extended = await client.getExtendedAgentCard({ signal }).catch((err: unknown) => {
-        // The agent says it has none after all: the public card stands. Anything else (a refusal) fails.
-        if (err instanceof ExtendedAgentCardNotConfiguredError || err instanceof UnsupportedOperationError) return card;
-        throw err;
-      });
-      if (extended !== card) {
-        // The extended card replaces the public one: it is verified like it (and refused unsigned
-        // under requireSignedCard), so a signed public card never vouches for an unsigned extended one.
-        verdict = await verify?.(extended, { operation: 'GetExtendedAgentCard', agentUrl });
-        card = extended;
-        endpoint = await choose(deps, location, card, fetched.cardUrl);
-      }
-    }
-    const autoMode =
-      card.capabilities.pushNotifications && deps.webhook ? 'push' : card.capabilities.streaming ? 'stream' : 'poll';
-    return {
-      name: agent,
-      cardUrl: fetched.cardUrl,
-      card: reduceCard(card, verdict === 'verified'), // whether the card actually used was verified
-      endpoint,
-      autoMode,
-    };
+export function resolveAgent(deps: ActivityDeps, { agent }: ResolveAgentInput): Promise<ResolvedAgent> {
+  return asActivity(agent, () => resolveCard(deps, agent, Context.current().cancellationSignal));
+}
+
+/**
+ * What {@link resolveAgent} does, for an activity that resolves the agent before its first
+ * request (a stream or poll delegation's first turn, saving the workflow a local activity).
+ * @throws what the card fetch, the policy and the requirements throw (A2AError and kin).
+ */
+export async function resolveCard(deps: ActivityDeps, agent: string, signal: AbortSignal): Promise<ResolvedAgent> {
+  const location = deps.registry.locate(agent);
+  await location.policy.check(location.url, { operation: 'GetAgentCard' });
+  const connection = await deps.access.connection(location, 'card');
+  const fetched = await deps.cards.get(agentCardUrl(location.url), {
+    signal,
+    timeoutMs: deps.requestTimeoutMs,
+    policy: location.policy,
+    ...connection,
   });
+  // Checked on every resolve, cached card or not: entries sharing a URL may ask for different keys.
+  const verify = deps.access.cardVerifier(location);
+  const agentUrl = displayUrl(fetched.cardUrl);
+  let verdict = await verify?.(fetched.card, { operation: 'GetAgentCard', agentUrl });
+  let card = fetched.card;
+  let endpoint = await choose(deps, location, card, fetched.cardUrl);
+  if (card.capabilities.extendedAgentCard && location.entry?.auth) {
+    // §8.3: an authenticated client uses the extended card in place of the public one.
+    const client = await clientFor(deps, { name: agent, endpoint });
+    const extended = await client.getExtendedAgentCard({ signal }).catch((err: unknown) => {
+      // The agent says it has none after all: the public card stands. Anything else (a refusal) fails.
+      if (err instanceof ExtendedAgentCardNotConfiguredError || err instanceof UnsupportedOperationError) return card;
+      throw err;
+    });
+    if (extended !== card) {
+      // The extended card replaces the public one: it is verified like it (and refused unsigned
+      // under requireSignedCard), so a signed public card never vouches for an unsigned extended one.
+      verdict = await verify?.(extended, { operation: 'GetExtendedAgentCard', agentUrl });
+      card = extended;
+      endpoint = await choose(deps, location, card, fetched.cardUrl);
+    }
+  }
+  const autoMode =
+    card.capabilities.pushNotifications && deps.webhook ? 'push' : card.capabilities.streaming ? 'stream' : 'poll';
+  return {
+    name: agent,
+    cardUrl: fetched.cardUrl,
+    card: reduceCard(card, verdict === 'verified'), // whether the card actually used was verified
+    endpoint,
+    autoMode,
+  };
 }
 
 /**

@@ -6,7 +6,7 @@ import {
   TaskNotFoundError,
   UnsupportedOperationError,
 } from '../a2a/errors.js';
-import type { AgentRef, StatusKey } from '../contract/delegation-types.js';
+import type { AgentRef, AgentTarget, StatusKey } from '../contract/delegation-types.js';
 import { clientFor, taskViewOptions, type ActivityDeps } from './deps.js';
 import { asActivity } from './failures.js';
 import { heartbeating } from './heartbeat.js';
@@ -93,7 +93,7 @@ export async function trackTask(deps: ActivityDeps, input: TrackTaskInput): Prom
  */
 export function resumeFollowing(
   deps: ActivityDeps,
-  input: Pick<RoundSettings, 'unreachableMs' | 'unreachableSince' | 'droppedBytes'> & { agent: AgentRef },
+  input: Pick<RoundSettings, 'unreachableMs' | 'unreachableSince' | 'droppedBytes'> & { agent: AgentTarget },
   expect: ExpectedTask = {},
   taskId?: string,
 ): { view: TaskView; reach: Reachability } {

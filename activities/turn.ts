@@ -3,16 +3,19 @@
  * for a first round. A message is never sent twice: the heartbeat names the task once the agent
  * has named it (a retry follows that task), and when the send left (`sentAt`), so a retry first
  * looks for the task our message id created — until that send's request timeout has passed — and
- * adopts it.
+ * adopts it. A delegation's first turn may be given its agent by name only: the turn resolves it
+ * from its card first (what the `resolveAgent` local activity does, without its own workflow
+ * activation) and returns what it resolved.
  */
 import { Context, log } from '@temporalio/activity';
 import type { A2AClient, Message } from '../a2a/index.js';
-import type { AgentRef, StatusKey } from '../contract/delegation-types.js';
-import { clientFor, type ActivityDeps } from './deps.js';
-import { asActivity } from './failures.js';
+import type { AgentTarget, ResolvedAgent, StatusKey } from '../contract/delegation-types.js';
+import { clientFor, endpointOf, type ActivityDeps } from './deps.js';
+import { asActivity, finalFailure } from './failures.js';
 import { heartbeating } from './heartbeat.js';
 import { withinPayloadLimit } from './payload-limit.js';
-import type { Reachability } from './reachability.js';
+import { isTransient, type Reachability } from './reachability.js';
+import { resolveCard } from './resolve-agent.js';
 import { awaitEarlierSend, sentAtOf } from './send-message.js';
 import type { TaskView, TrackOutcome, TrackProgress } from './task-outcome.js';
 import {
@@ -26,7 +29,8 @@ import {
 } from './track-task.js';
 
 export interface TurnInput extends RoundSettings {
-  agent: AgentRef;
+  /** By name only in a delegation's first turn: the turn resolves it (see `resolved` in its outcome). */
+  agent: AgentTarget;
   /** The complete message, ids included: they come from the workflow, so every retry sends the same ones. */
   message: Message;
   acceptedOutputModes?: string[];
@@ -34,8 +38,13 @@ export interface TurnInput extends RoundSettings {
   handled?: StatusKey;
 }
 
-/** A turn ends with the agent's direct reply, or with the task decided (or still running at the round's end). */
-export type TurnOutcome = { kind: 'message'; message: Message } | ({ kind: 'task' } & TrackOutcome);
+/**
+ * A turn ends with the agent's direct reply, or with the task decided (or still running at the
+ * round's end); `resolved`: the agent, when the turn was given its name only.
+ */
+export type TurnOutcome = ({ kind: 'message'; message: Message } | ({ kind: 'task' } & TrackOutcome)) & {
+  resolved?: ResolvedAgent;
+};
 
 /** One attempt of a turn: the task as an earlier attempt saw it, and when a send of our message left. */
 export class Turn {
@@ -90,23 +99,55 @@ export function runTurn(
   input: TurnInput,
   follow: (turn: Turn, follower: Follower) => Promise<FollowEnd>,
 ): Promise<TurnOutcome> {
-  const turn = new Turn(deps, input);
-  const { agent } = input;
+  // A copy: a first turn fills in the endpoint it resolves, before any task is read.
+  const agent: AgentTarget = { ...input.agent };
+  const turn = new Turn(deps, { ...input, agent });
   return asActivity(
     agent.name,
     async () => {
-      const client = await clientFor(deps, agent);
       const heartbeats = heartbeating(turn.details);
       try {
+        const resolved = agent.endpoint ? undefined : await resolveFor(deps, turn, agent.name);
+        if (resolved) agent.endpoint = resolved.endpoint;
+        const client = await clientFor(deps, { name: agent.name, endpoint: endpointOf(agent) });
         const end = await follow(turn, followerOf(deps, client, input, turn, heartbeats.beat));
         const offloaded = deps.offloadsPayloads;
-        if (end.kind === 'message') return withinPayloadLimit(end, agent.name, 'its direct reply', offloaded);
-        const outcome = { kind: 'task' as const, ...withReachability(end.outcome, turn.reach) };
-        return withinPayloadLimit(outcome, agent.name, `task ${turn.view.task.id}`, offloaded);
+        const outcome =
+          end.kind === 'message'
+            ? withinPayloadLimit(end, agent.name, 'its direct reply', offloaded)
+            : withinPayloadLimit(
+                { kind: 'task' as const, ...withReachability(end.outcome, turn.reach) },
+                agent.name,
+                `task ${turn.view.task.id}`,
+                offloaded,
+              );
+        return resolved ? { ...outcome, resolved } : outcome;
       } finally {
         heartbeats.stop();
       }
     },
     turn.details,
   );
+}
+
+/**
+ * The agent of a first turn, resolved from its card. A card the agent does not serve counts
+ * against the turn's unreachable budget, as a send it does not answer would.
+ */
+async function resolveFor(deps: ActivityDeps, turn: Turn, name: string): Promise<ResolvedAgent> {
+  const { reach } = turn;
+  const { cancellationSignal } = Context.current();
+  for (;;) {
+    const askedAt = reach.asking('GetAgentCard');
+    try {
+      const resolved = await resolveCard(deps, name, cancellationSignal);
+      reach.answered();
+      return resolved;
+    } catch (err) {
+      if (!isTransient(err)) throw err;
+      // Asked to wait longer than the delegation gives a silent agent: rate-limited, not unreachable.
+      if (err.retryAfterMs !== undefined && err.retryAfterMs >= reach.leftMs()) throw finalFailure(err, name);
+      await reach.failed(err, askedAt);
+    }
+  }
 }

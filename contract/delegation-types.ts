@@ -181,6 +181,12 @@ export interface AgentRef {
   endpoint: ResolvedEndpoint;
 }
 
+/**
+ * The agent as a turn or a cancel takes it: resolved, or (a stream or poll delegation's first
+ * turn) by name only, when the activity resolves it itself from its card and says what it found.
+ */
+export type AgentTarget = Pick<AgentRef, 'name'> & Partial<Pick<AgentRef, 'endpoint'>>;
+
 /** Identifies one status of a task, so a question already answered is not asked twice. */
 export interface StatusKey {
   state: TaskState;

@@ -46,7 +46,6 @@ async function floodUntilContinued(
 describe('delegate across continue-as-new', () => {
   it('carries every field to the next run: the waiting question, question ids, the unreachable clock, the byte budget, the deadline', async () => {
     const { handle, agent } = await temporal.start('delegate', { ...request, mode: 'poll', deadline: '1 day' }, [
-      { call: 'a2a.resolveAgent', answer: resolved('poll') },
       { call: 'a2a.pollMessage', answer: turn(outcome('running')) },
       {
         call: 'a2a.trackTask',

@@ -8,7 +8,7 @@ import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/clie
 import { describe, expect, it } from 'vitest';
 import { answerSignal, answerUpdate, type AnswerInput, type DelegateInput } from '../../contract/index.js';
 import { LATE_DUPLICATE_WINDOW_MS } from '../../workflows/late-duplicate.js';
-import { outcome, resolved, turn } from './scripted-agent.js';
+import { outcome, turn } from './scripted-agent.js';
 import { questionOf, useScriptedWorker } from './support.js';
 
 const temporal = useScriptedWorker('time-skipping');
@@ -31,7 +31,6 @@ async function refusalOf(handle: WorkflowHandle, answer: AnswerInput): Promise<s
 describe('delegate: late duplicate answers', () => {
   it('refuses the previous answer again while the next question is new, unless it names that question on purpose', async () => {
     const { handle, agent } = await temporal.start('delegate', { ...request, mode: 'stream' }, [
-      { call: 'a2a.resolveAgent', answer: resolved('stream') },
       { call: 'a2a.streamMessage', answer: ask(1) },
       { call: 'a2a.streamMessage', answer: ask(2) },
       { call: 'a2a.streamMessage', answer: ask(3) },

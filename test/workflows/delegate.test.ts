@@ -7,7 +7,7 @@ import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import { answerUpdate, FailureType, type DelegateInput, type DelegateResult } from '../../contract/index.js';
-import { heldUntilCancelled, heldUntilReleased, outcome, resolved, task, TASK_ID, turn } from './scripted-agent.js';
+import { heldUntilCancelled, heldUntilReleased, outcome, task, TASK_ID, turn } from './scripted-agent.js';
 import { questionOf, statusOf, useScriptedWorker } from './support.js';
 import { currentDetails } from '../helpers/delegations.js';
 import { waitFor } from '../helpers/wait.js';
@@ -29,7 +29,6 @@ async function failureOf(handle: WorkflowHandle): Promise<ApplicationFailure> {
 describe('delegate', () => {
   it('completes without a tracking round when the turn that sent already decided it', async () => {
     const { handle, agent } = await temporal.start('delegate', { ...request, mode: 'poll' }, [
-      { call: 'a2a.resolveAgent', answer: resolved('poll') },
       { call: 'a2a.pollMessage', answer: turn(outcome('completed', { report: 'all compatible' })) },
     ]);
     const result = (await handle.result()) as DelegateResult;
@@ -40,7 +39,6 @@ describe('delegate', () => {
 
   it('sends the answer to its question on the same task and context, then completes', async () => {
     const { handle, agent } = await temporal.start('delegate', { ...request, mode: 'stream' }, [
-      { call: 'a2a.resolveAgent', answer: resolved('stream') },
       { call: 'a2a.streamMessage', answer: turn(outcome('input-required', nodeQuestion)) },
       { call: 'a2a.streamMessage', answer: turn(outcome('completed', { report: 'sharp: high' })) },
     ]);
@@ -59,7 +57,6 @@ describe('delegate', () => {
     // Watched while the auth question waits: authorized out of band, the agent asks the next question.
     const resumed = heldUntilReleased(outcome('input-required', nodeQuestion));
     const { handle, agent } = await temporal.start('delegate', { ...request, mode: 'poll' }, [
-      { call: 'a2a.resolveAgent', answer: resolved('poll') },
       {
         call: 'a2a.pollMessage',
         answer: turn(outcome('auth-required', { text: 'Grant registry access', messageId: 'm-auth' })),
@@ -80,7 +77,6 @@ describe('delegate', () => {
 
   it('cancels the remote task when nobody answers within the input deadline', async () => {
     const { handle, agent } = await temporal.start('delegate', { ...request, mode: 'poll', inputTimeout: '1 hour' }, [
-      { call: 'a2a.resolveAgent', answer: resolved('poll') },
       { call: 'a2a.pollMessage', answer: turn(outcome('input-required', nodeQuestion)) },
       { call: 'a2a.cancelTask', answer: task('TASK_STATE_CANCELED') },
     ]);
@@ -97,7 +93,6 @@ describe('delegate', () => {
 
   it('fails at its deadline while the question waits, and cancels the remote task', async () => {
     const { handle, agent } = await temporal.start('delegate', { ...request, mode: 'poll', deadline: '1 day' }, [
-      { call: 'a2a.resolveAgent', answer: resolved('poll') },
       { call: 'a2a.pollMessage', answer: turn(outcome('input-required', nodeQuestion)) },
       { call: 'a2a.cancelTask', answer: task('TASK_STATE_CANCELED') },
     ]);
@@ -121,7 +116,6 @@ describe('delegate', () => {
       'delegate',
       { ...request, mode: 'stream', deadline: '1 second', tracking },
       [
-        { call: 'a2a.resolveAgent', answer: resolved('stream') },
         { call: 'a2a.streamMessage', answer: turnRunning.answer },
         { call: 'a2a.cancelTask', answer: task('TASK_STATE_CANCELED') },
       ],
@@ -140,7 +134,6 @@ describe('delegate', () => {
       'A2A_INVALID_RESPONSE',
     );
     const { handle, agent } = await temporal.start('delegate', { ...request, mode: 'poll' }, [
-      { call: 'a2a.resolveAgent', answer: resolved('poll') },
       { call: 'a2a.pollMessage', answer: turn(outcome('running')) },
       { call: 'a2a.trackTask', answer: () => Promise.reject(invalid) },
       { call: 'a2a.cancelTask', answer: task('TASK_STATE_CANCELED') },
@@ -161,7 +154,6 @@ describe('delegate', () => {
       'A2A_INVALID_RESPONSE',
     );
     const { handle, agent } = await temporal.start('delegate', { ...request, mode: 'poll' }, [
-      { call: 'a2a.resolveAgent', answer: resolved('poll') },
       { call: 'a2a.pollMessage', answer: turn(outcome('input-required', nodeQuestion)) },
       { call: 'a2a.cancelTask', answer: () => Promise.reject(refused) },
     ]);
@@ -183,7 +175,6 @@ describe('delegate', () => {
       // A short heartbeat timeout: the turn hears the cancel with its next heartbeat.
       const tracking = { heartbeatTimeout: '1 second' };
       const { handle, agent } = await temporal.start('delegate', { ...request, mode: 'poll', tracking }, [
-        { call: 'a2a.resolveAgent', answer: resolved('poll') },
         { call: 'a2a.pollMessage', answer: turnRunning.answer },
         { call: 'a2a.cancelTask', answer: task('TASK_STATE_CANCELED') },
       ]);
@@ -214,7 +205,6 @@ describe('delegate', () => {
     const answered = heldUntilReleased(outcome('running'));
     const completed = heldUntilReleased(outcome('completed', { report: 'all compatible' }));
     const { handle, agent } = await temporal.start('delegate', { ...request, mode: 'poll' }, [
-      { call: 'a2a.resolveAgent', answer: resolved('poll') },
       { call: 'a2a.pollMessage', answer: turn(outcome('running')) },
       { call: 'a2a.trackTask', answer: silent },
       { call: 'a2a.trackTask', answer: answered.answer },

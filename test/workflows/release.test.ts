@@ -16,7 +16,7 @@ import {
   type ReleaseStatus,
 } from '../../contract/index.js';
 import { waitFor } from '../helpers/wait.js';
-import { outcome, resolved, task, turn } from './scripted-agent.js';
+import { outcome, task, turn } from './scripted-agent.js';
 import { useScriptedWorker } from './support.js';
 
 const temporal = useScriptedWorker('time-skipping');
@@ -28,16 +28,11 @@ describe('release', () => {
       'A2A_INVALID_RESPONSE',
     );
     const { handle, agents } = await temporal.startCoordinator('release', sampleReleaseInput({ mode: 'poll' }), {
-      compat: [
-        { call: 'a2a.resolveAgent', answer: resolved('poll') },
-        { call: 'a2a.pollMessage', answer: turn(outcome('failed', { text: 'backend down', messageId: 'm1' })) },
-      ],
+      compat: [{ call: 'a2a.pollMessage', answer: turn(outcome('failed', { text: 'backend down', messageId: 'm1' })) }],
       changelog: [
-        { call: 'a2a.resolveAgent', answer: resolved('poll') },
         { call: 'a2a.pollMessage', answer: turn(outcome('rejected', { text: 'no changelog here', messageId: 'm2' })) },
       ],
       license: [
-        { call: 'a2a.resolveAgent', answer: resolved('poll') },
         { call: 'a2a.pollMessage', answer: turn(outcome('running')) },
         { call: 'a2a.trackTask', answer: () => Promise.reject(invalid) },
         { call: 'a2a.cancelTask', answer: task('TASK_STATE_CANCELED') },
@@ -67,25 +62,15 @@ describe('release', () => {
       outcome('input-required', { text: `Question ${String(n)}?`, messageId: `m-${String(n)}` });
     const { handle, agents } = await temporal.startCoordinator('release', sampleReleaseInput({ mode: 'poll' }), {
       compat: [
-        { call: 'a2a.resolveAgent', answer: resolved('poll') },
         { call: 'a2a.pollMessage', answer: turn(outcome('running')) },
         { call: 'a2a.trackTask', answer: ask(1) },
         { call: 'a2a.pollMessage', answer: turn(ask(2)) },
         { call: 'a2a.pollMessage', answer: turn(ask(3)) },
         { call: 'a2a.pollMessage', answer: turn(outcome('completed')) },
       ],
-      changelog: [
-        { call: 'a2a.resolveAgent', answer: resolved('poll') },
-        { call: 'a2a.pollMessage', answer: turn(outcome('completed')) },
-      ],
-      license: [
-        { call: 'a2a.resolveAgent', answer: resolved('poll') },
-        { call: 'a2a.pollMessage', answer: turn(outcome('completed')) },
-      ],
-      'compat-sorted': [
-        { call: 'a2a.resolveAgent', answer: resolved('poll') },
-        { call: 'a2a.pollMessage', answer: turn(outcome('completed')) },
-      ],
+      changelog: [{ call: 'a2a.pollMessage', answer: turn(outcome('completed')) }],
+      license: [{ call: 'a2a.pollMessage', answer: turn(outcome('completed')) }],
+      'compat-sorted': [{ call: 'a2a.pollMessage', answer: turn(outcome('completed')) }],
     });
     const answer = (a: AnswerInput) => handle.executeUpdate(releaseAnswerUpdate, { args: [a] });
     await questionOfRelease(handle, 'q1');

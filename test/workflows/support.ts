@@ -17,7 +17,7 @@ import { delegationStatusQuery, type DelegationStatus, type PendingQuestion } fr
 import { searchAttributeKeys } from '../../contract/search-attributes.js';
 import { registerSearchAttributes } from '../../platform/search-attributes-setup.js';
 import { waitFor } from '../helpers/wait.js';
-import { outcome, resolved, ScriptedAgent, scriptedActivities, turn, type Step } from './scripted-agent.js';
+import { outcome, ScriptedAgent, scriptedActivities, turn, type Step } from './scripted-agent.js';
 
 let runtimeInstalled = false;
 
@@ -111,10 +111,7 @@ export function useScriptedWorker(kind: TestServerKind): ScriptedWorker {
     // its first calls): one short delegation here, so that each test's time is its own.
     const warmUp = `warm-up-${randomUUID()}`;
     scripts = {
-      [warmUp]: new ScriptedAgent([
-        { call: 'a2a.resolveAgent', answer: resolved('poll') },
-        { call: 'a2a.pollMessage', answer: turn(outcome('completed')) },
-      ]),
+      [warmUp]: new ScriptedAgent([{ call: 'a2a.pollMessage', answer: turn(outcome('completed')) }]),
     };
     await env.client.workflow.execute('delegate', {
       taskQueue,

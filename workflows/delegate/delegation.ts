@@ -19,7 +19,13 @@ import {
 } from '@temporalio/workflow';
 import type { Message } from '../../a2a/index.js';
 import type { TrackOutcome } from '../../activities/index.js';
-import type { AgentRef, DelegateInput, DelegateResult, ResolvedAgent } from '../../contract/delegation-types.js';
+import type {
+  AgentRef,
+  AgentTarget,
+  DelegateInput,
+  DelegateResult,
+  ResolvedAgent,
+} from '../../contract/delegation-types.js';
 import { FailureType } from '../../contract/failure-types.js';
 import { agentLabel } from '../../contract/telemetry.js';
 import { delegationActivities, type DelegationCalls } from './activity-proxies.js';
@@ -82,10 +88,15 @@ export class Delegation {
     if (!resume) this.metrics.started();
   }
 
-  /** The agent as activities reach it (known once the run has started). */
+  /** The agent as activities reach it (known once the run has started, or in stream and poll mode once the first turn has resolved it). */
   get agent(): AgentRef {
     const { name, endpoint } = this.resolved!;
     return { name, endpoint };
+  }
+
+  /** The agent as a turn or a cancel takes it: by name only while no turn has resolved it. */
+  get target(): AgentTarget {
+    return this.resolved ? this.agent : { name: this.input.agent };
   }
 
   /** Runs `work` within the delegation's deadline (cancelled when it passes). */
@@ -93,14 +104,30 @@ export class Delegation {
     return this.deadline.run(work);
   }
 
-  /** Resolves the agent (once per delegation: a resumed run has it) and picks the tracker. */
+  /**
+   * Resolves the agent (once per delegation: a resumed run has it) and picks the tracker. In
+   * stream and poll mode the first turn resolves it, in its own activity: a local activity would
+   * cost the delegation a workflow activation of its own before anything is sent. Not an agent
+   * named by a URL with user info or a query: an activity's input is recorded in history, a local
+   * activity's is not (and the resolve refuses such a URL before any request).
+   */
   async start(): Promise<void> {
     const { input } = this;
+    const byFirstTurn =
+      !input.resume && (input.mode === 'stream' || input.mode === 'poll') && agentLabel(input.agent) === input.agent;
     this.resolved =
       input.resume?.resolved ??
-      (await this.acts.resolveAgent({ agent: input.agent }, `Resolve agent ${agentLabel(input.agent)}`));
+      (byFirstTurn
+        ? undefined
+        : await this.acts.resolveAgent({ agent: input.agent }, `Resolve agent ${agentLabel(input.agent)}`));
     this.tracker = trackerFor(this.resolved, this);
     if (input.resume) this.state.announce(); // the new run shows where the delegation stands
+  }
+
+  /** The agent as the first turn resolved it. */
+  resolvedBy(resolved: ResolvedAgent): void {
+    this.resolved ??= resolved;
+    this.state.trackBy(this.state.status.mode, resolved.endpoint.binding);
   }
 
   /**
@@ -195,12 +222,12 @@ export class Delegation {
    */
   async cancelRemoteTask(reason: string, taskId = this.state.taskId): Promise<boolean> {
     const sent = taskId ? undefined : this.inFlight;
-    if (!this.resolved || (!taskId && !sent)) return false;
+    if (!taskId && !sent) return false;
     const what = taskId ?? `of message ${sent!.messageId}`;
     try {
       const task = await CancellationScope.nonCancellable(() =>
         this.acts.cancelTask(
-          { agent: this.agent, ...(taskId ? { taskId } : { sent }) },
+          { agent: this.target, ...(taskId ? { taskId } : { sent }) },
           `CancelTask ${what} at ${this.name} (${reason})`,
         ),
       );

@@ -132,6 +132,34 @@ describe('deadlines', () => {
     expect((await remoteTask(taskId)).status.state).toBe('TASK_STATE_CANCELED');
   });
 
+  // Stream and poll mode resolve the agent in the first turn: a card nobody serves is silence too.
+  for (const mode of ['stream', 'poll'] as const)
+    it(`fails as unreachable when nobody serves the card, after the unreachable timeout (${mode})`, async () => {
+      const client = await temporal.client();
+      const gone = await startDependencyCompatAgent({ port: 0 });
+      await gone.close();
+      const taskQueue = uniqueTaskQueue(`no-card-${mode}`);
+      const worker = await temporal.worker({
+        taskQueue,
+        plugins: [a2aTemporalPlugin({ registry: registryOf({ compat: gone }) })],
+      });
+      const started = Date.now();
+      const { failure, activities } = await worker.runUntil(async () => {
+        const request = compatRequest({
+          mode,
+          text: 'Check for Node.js 24',
+          tracking: { ...fast, unreachableTimeout: '1500 milliseconds' },
+        });
+        const handle = await startDelegate(client, taskQueue, request);
+        const failure = await failureOf(handle);
+        return { failure, activities: activitiesIn(await historyOf(handle)) };
+      });
+      expect(failure.type).toBe(FailureType.agentUnreachable);
+      expect(failure.message).toMatch(/^Agent "compat" did not answer for \d+ s \(last error: .+\)\. Start the agent/);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1_500);
+      expect(activities, 'the turn resolved the agent, no local activity').toEqual([`${mode}Message`]);
+    });
+
   it('fails as unreachable only after the agent stopped answering for the unreachable timeout', async () => {
     const client = await temporal.client();
     const silent = await startDependencyCompatAgent({ port: 0, workDelayMs: 60_000 });

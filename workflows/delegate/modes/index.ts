@@ -11,16 +11,17 @@ export { PushNotices } from './push.js';
 
 /**
  * The tracker for the mode `auto` (or the caller's choice) turns into for this agent.
+ * `resolved` is undefined only in stream and poll mode, whose first turn resolves the agent.
  *
  * @throws ApplicationFailure `A2A_PUSH_UNAVAILABLE` when push was asked for and cannot work; nothing was sent.
  */
-export function trackerFor(resolved: ResolvedAgent, run: Delegation): Tracker {
+export function trackerFor(resolved: ResolvedAgent | undefined, run: Delegation): Tracker {
   const { input, state } = run;
   if (input.mode === 'push') {
-    const unavailable = pushUnavailable(resolved, input.agent);
+    const unavailable = pushUnavailable(resolved!, input.agent);
     if (unavailable) throw unavailable;
   }
-  const kind = !input.mode || input.mode === 'auto' ? resolved.autoMode : input.mode;
-  state.trackBy(kind, resolved.endpoint.binding);
+  const kind = !input.mode || input.mode === 'auto' ? resolved!.autoMode : input.mode;
+  state.trackBy(kind, resolved?.endpoint.binding);
   return kind === 'stream' ? streamMode(run) : kind === 'poll' ? pollMode(run) : pushMode(run);
 }

@@ -44,11 +44,11 @@ export function roundSettings({ settings, state }: Pick<Delegation, 'settings' |
  * it up by the message in flight (poll mode's turn lets its send finish first, so it names the task).
  */
 export async function sendTurn(run: Delegation, message: Message, mode: 'stream' | 'poll'): Promise<AfterSend> {
-  const { acts, agent, state, input, name } = run;
+  const { acts, target, state, input, name } = run;
   state.working();
   run.inFlight = message;
   const turnInput = {
-    agent,
+    agent: target,
     message,
     acceptedOutputModes: input.acceptedOutputModes,
     handled: state.handled,
@@ -59,9 +59,11 @@ export async function sendTurn(run: Delegation, message: Message, mode: 'stream'
       ? await acts.streamMessage(turnInput, `SendStreamingMessage to ${name}`)
       : await acts.pollMessage(turnInput, `SendMessage to ${name} (poll)`);
   run.inFlight = undefined;
-  if (turn.kind === 'message') return turn;
-  state.adopt(turn.task);
-  const { kind: _kind, ...outcome } = turn;
+  const { resolved, ...reply } = turn;
+  if (resolved) run.resolvedBy(resolved);
+  if (reply.kind === 'message') return reply;
+  state.adopt(reply.task);
+  const { kind: _kind, ...outcome } = reply;
   state.observe(outcome); // a turn that ran a whole round shows what it received
   return { kind: 'task', outcome };
 }

@@ -6,8 +6,11 @@
  * with a tag only the receiver can make, written when the config was registered in a traced
  * run). A context a sender wrote into the query, or into its headers, is never trusted.
  *
- * Spans are made per signal, not per request: a flood of refused or coalesced requests shows up
- * in the delivery counter (`a2a.push.deliveries` by outcome), not as thousands of spans.
+ * Spans are made per ask of the delegation (its `taskUpdateWanted` query, then at most one
+ * signal), not per request: a flood of refused or coalesced requests shows up in the delivery
+ * counter (`a2a.push.deliveries` by outcome), not as thousands of spans. A span's outcome says
+ * what the ask came to: `signaled`, `stale` (the delegation said no), `later` (it was reading the
+ * task; asked again soon), `gone` or `unavailable`.
  */
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { DeliveryObserver } from '../worker/webhook-receiver.js';

@@ -207,11 +207,18 @@ describe('the push receiver under attack', () => {
         .split('\n')
         .filter((line) => line.includes('webhook:')).length,
     ).toBeLessThanOrEqual(3);
-    // No span per request: one per signal at most.
+    // No span per request: one per time the delegation was asked. Those that signalled match the
+    // history's signals; the others are asks it answered `no` (a stale delivery), `later` (while it
+    // sent the answer) or found it closed, and how many of those there are is a matter of timing.
     const spans = rig.otlp.spans.filter(
       (s) => s.name === 'a2a push delivery' && s.attributes.temporalWorkflowId === handle.workflowId,
     );
-    expect(spans.length).toBeLessThanOrEqual(taskUpdatedSignals(await historyOf(handle)).length);
+    const outcomes = spans.map((s) => s.attributes['a2a.push.outcome']);
+    expect(outcomes.filter((o) => o === 'signaled').length).toBeLessThanOrEqual(
+      taskUpdatedSignals(await historyOf(handle)).length,
+    );
+    expect(outcomes).not.toContain('unavailable');
+    expect(spans.length).toBeLessThan(100);
     console.info(
       `flood: ${JSON.stringify(statuses)}; signals ${after.signaled - before.signaled} (trailing ${after.trailing - before.trailing}); history ${history.length} events`,
     );

@@ -23,7 +23,7 @@ import { holdFiles, type HoldFilesInput } from './hold-files.js';
 import { pollMessage } from './poll-message.js';
 import { deletePushConfig, registerPushConfig, type PushConfigInput, type PushRegistration } from './push-config.js';
 import { resolveAgent, type ResolveAgentInput } from './resolve-agent.js';
-import { sendMessage, type SendMessageInput, type SendOutcome } from './send-message.js';
+import { sendMessage, type SendMessageInput, type SendMessageOutcome } from './send-message.js';
 import { streamMessage } from './stream-message.js';
 import type { TrackOutcome } from './task-outcome.js';
 import { TaskOwners } from './task-identity.js';
@@ -77,7 +77,7 @@ export interface DelegationActivities {
   /** Fetches and checks the agent card and chooses the interface and the mode. */
   'a2a.resolveAgent': (input: ResolveAgentInput) => Promise<ResolvedAgent>;
   /** Sends a message with `returnImmediately`, or adopts the task an earlier attempt created. */
-  'a2a.sendMessage': (input: SendMessageInput) => Promise<SendOutcome>;
+  'a2a.sendMessage': (input: SendMessageInput) => Promise<SendMessageOutcome>;
   /** Sends a message as a stream and follows the reply until the task decides. */
   'a2a.streamMessage': (input: TurnInput) => Promise<TurnOutcome>;
   /** Sends a message with `returnImmediately` and polls its task until it decides (or the round ends). */

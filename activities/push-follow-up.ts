@@ -7,6 +7,7 @@
  * registration with its first read, which replaces a config of the same id; a read as usual).
  */
 import { CancelledFailure, Context, log } from '@temporalio/activity';
+import type { AgentRef } from '../contract/delegation-types.js';
 import type { ActivityDeps } from './deps.js';
 import { getTask, type GetTaskOutcome } from './get-task.js';
 import { registerPushConfig } from './push-config.js';
@@ -23,7 +24,7 @@ export type PushFollowUp =
 /** The send's outcome with what push mode's follow-up did (`pushConfigRegistered`, `read`). */
 export async function followUpPush(
   deps: ActivityDeps,
-  input: SendMessageInput & { push: PushFollowUp },
+  input: SendMessageInput & { agent: AgentRef; push: PushFollowUp },
   sent: Extract<SendOutcome, { kind: 'task' }>,
 ): Promise<SendOutcome> {
   const { push, agent } = input;

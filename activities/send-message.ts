@@ -1,6 +1,7 @@
 import { Context, log } from '@temporalio/activity';
 import { A2AError, type A2AClient, type Message, type Task } from '../a2a/index.js';
-import type { AgentRef, StatusKey } from '../contract/delegation-types.js';
+import type { AgentRef, AgentTarget, ResolvedAgent, StatusKey } from '../contract/delegation-types.js';
+import { pushUnavailable } from '../contract/push-availability.js';
 import { clientFor, taskViewOptions, type ActivityDeps } from './deps.js';
 import { withoutReservedMetadata } from './artifact-spool.js';
 import { asActivity } from './failures.js';
@@ -11,9 +12,11 @@ import { statusKeyOf } from '../contract/answered-status.js';
 import { messageText, withoutHistory } from './task-view.js';
 import type { GetTaskOutcome } from './get-task.js';
 import { followUpPush, type PushFollowUp } from './push-follow-up.js';
+import { resolveCard } from './resolve-agent.js';
 
 export interface SendMessageInput {
-  agent: AgentRef;
+  /** By name only in a push delegation's first send: the send resolves it (see `resolved` in its outcome). */
+  agent: AgentTarget;
   /** The complete message, ids included: they come from the workflow, so every retry sends the same ones. */
   message: Message;
   acceptedOutputModes?: string[];
@@ -38,6 +41,12 @@ export type SendOutcome =
     }
   | { kind: 'message'; message: Message };
 
+/** What the activity returns: the send's outcome, and the agent when it was given its name only. */
+export type SendMessageOutcome = SendOutcome & { resolved?: ResolvedAgent };
+
+/** The send's input once the agent is resolved. */
+type Resolved = SendMessageInput & { agent: AgentRef };
+
 /** How far back a retry looks for our message in a task's history. */
 const LOOKBACK = 50;
 
@@ -45,15 +54,34 @@ const LOOKBACK = 50;
  * `SendMessage` with `returnImmediately: true`, heartbeating while the agent takes its time to
  * acknowledge, then push mode's follow-up when asked (`push`). A retry first looks for the task the previous attempt may have created (our
  * messageId in the task's or the context's history) and adopts it instead of sending the message
- * a second time.
+ * a second time. Given the agent by name only, it first resolves it from its card (what the
+ * `resolveAgent` local activity does, without its own workflow activation) and, in push mode,
+ * fails `A2A_PUSH_UNAVAILABLE` before anything is sent when the agent or the worker cannot push.
  */
-export async function sendMessage(deps: ActivityDeps, input: SendMessageInput): Promise<SendOutcome> {
-  const sent = await send(deps, input);
+export async function sendMessage(deps: ActivityDeps, input: SendMessageInput): Promise<SendMessageOutcome> {
+  const { endpoint } = input.agent;
+  const resolved = endpoint ? undefined : await resolveToSend(deps, input);
+  const agent = { name: input.agent.name, endpoint: endpoint ?? resolved!.endpoint };
+  const sent = await send(deps, { ...input, agent });
   const { push } = input;
-  return push && sent.kind === 'task' ? followUpPush(deps, { ...input, push }, sent) : sent;
+  const outcome = push && sent.kind === 'task' ? await followUpPush(deps, { ...input, agent, push }, sent) : sent;
+  return resolved ? { ...outcome, resolved } : outcome;
 }
 
-async function send(deps: ActivityDeps, input: SendMessageInput): Promise<SendOutcome> {
+/** The agent of a first send, resolved from its card; a card the agent does not serve is retried like a send it does not answer. */
+function resolveToSend(deps: ActivityDeps, input: SendMessageInput): Promise<ResolvedAgent> {
+  const { name } = input.agent;
+  return asActivity(name, () =>
+    whileHeartbeating(async () => {
+      const resolved = await resolveCard(deps, name, Context.current().cancellationSignal);
+      const unavailable = input.push ? pushUnavailable(resolved, name) : undefined;
+      if (unavailable) throw unavailable;
+      return resolved;
+    }),
+  );
+}
+
+async function send(deps: ActivityDeps, input: Resolved): Promise<SendOutcome> {
   const context = Context.current();
   // When an earlier attempt's send left (heartbeat details): it may still create its task.
   let sentAt = sentAtOf(context.info.heartbeatDetails);
@@ -133,7 +161,7 @@ export async function awaitEarlierSend(
  * answered, no other delegation's on this worker) and within the byte budget.
  * @throws InvalidResponseError, ResponseTooLargeError
  */
-function checkSentTask(deps: ActivityDeps, input: SendMessageInput, task: Task): TaskView {
+function checkSentTask(deps: ActivityDeps, input: Resolved, task: Task): TaskView {
   const { taskId, contextId } = input.message;
   const expect = { ...(taskId ? { taskId } : {}), ...(contextId ? { contextId } : {}) };
   const view = new TaskView('', undefined, taskViewOptions(deps, input.agent, { expect }));
@@ -144,7 +172,7 @@ function checkSentTask(deps: ActivityDeps, input: SendMessageInput, task: Task):
 /** The task as the workflow gets it: a decided task's files in the blob store (when the worker has one). */
 async function taskOutcome(
   deps: ActivityDeps,
-  input: SendMessageInput,
+  input: Resolved,
   view: TaskView,
   task: Task,
   adopted: boolean,

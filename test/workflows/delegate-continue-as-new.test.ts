@@ -102,7 +102,6 @@ describe('delegate across continue-as-new', () => {
 
   it('continues as new while push mode waits for a notice, keeping its push config', async () => {
     const { handle, agent } = await temporal.start('delegate', { ...request, mode: 'push' }, [
-      { call: 'a2a.resolveAgent', answer: resolved('push') },
       { call: 'a2a.sendMessage', answer: sent() },
       // The first read registers the config.
       { call: 'a2a.getTask', answer: outcome('running') },

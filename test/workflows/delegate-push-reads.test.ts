@@ -7,7 +7,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import { answerUpdate, type DelegateInput } from '../../contract/index.js';
 import { taskUpdatedSignal } from '../../contract/messages.js';
-import { outcome, resolved, sent, task, TASK_ID } from './scripted-agent.js';
+import { outcome, sent, task, TASK_ID } from './scripted-agent.js';
 import { questionOf, useScriptedWorker } from './support.js';
 
 const temporal = useScriptedWorker('time-skipping');
@@ -31,7 +31,6 @@ function sentAndRead(read: ReturnType<typeof outcome>, configId?: string, delete
 describe('a push send', () => {
   it('registers the config and reads the task itself: a task that decided by then needs nothing more', async () => {
     const { handle, agent } = await temporal.start('delegate', request, [
-      { call: 'a2a.resolveAgent', answer: resolved('push') },
       {
         call: 'a2a.sendMessage',
         answer: (input) =>
@@ -44,14 +43,13 @@ describe('a push send', () => {
     ]);
     expect(await handle.result()).toMatchObject({ state: 'TASK_STATE_COMPLETED' });
     const events = (await handle.fetchHistory()).events ?? [];
-    expect(events.filter((e) => e.markerRecordedEventAttributes)).toHaveLength(1); // the card, nothing read after
+    expect(events.filter((e) => e.markerRecordedEventAttributes)).toEqual([]); // the send resolved the card, nothing read after
     agent.expectPlayed();
   });
 
   it('of an answer reads the task its config is for; a task still running is read on the next news (here the safety net)', async () => {
     let configId = '';
     const { handle, agent } = await temporal.start('delegate', request, [
-      { call: 'a2a.resolveAgent', answer: resolved('push') },
       {
         call: 'a2a.sendMessage',
         answer: (input) => {
@@ -77,7 +75,6 @@ describe('a push send', () => {
     const handleKnown = new Promise<void>((resolve) => (started = resolve));
     let workflowId = '';
     const { handle, agent } = await temporal.start('delegate', request, [
-      { call: 'a2a.resolveAgent', answer: resolved('push') },
       {
         call: 'a2a.sendMessage',
         answer: async (input) => {
@@ -107,7 +104,6 @@ describe('a push send', () => {
 describe('a push read', () => {
   it('is one local activity when the agent answers it', async () => {
     const { handle, agent } = await temporal.start('delegate', request, [
-      { call: 'a2a.resolveAgent', answer: resolved('push') },
       { call: 'a2a.sendMessage', answer: sent() },
       { call: 'a2a.getTask', answer: { ...outcome('completed'), pushConfigDeleted: true } },
     ]);
@@ -120,7 +116,6 @@ describe('a push read', () => {
 
   it('runs again as an activity, with the same input, when the local attempt fails', async () => {
     const { handle, agent } = await temporal.start('delegate', request, [
-      { call: 'a2a.resolveAgent', answer: resolved('push') },
       { call: 'a2a.sendMessage', answer: sent() },
       {
         call: 'a2a.getTask',

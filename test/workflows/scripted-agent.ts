@@ -9,7 +9,6 @@ import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activ
 import { expect } from 'vitest';
 import type { Message, Task, TaskState } from '../../a2a/index.js';
 import type { DelegationActivities, TrackOutcome, TrackProgress } from '../../activities/index.js';
-import type { TurnOutcome } from '../../activities/turn.js';
 import type { ResolvedAgent } from '../../contract/delegation-types.js';
 
 type Name = keyof DelegationActivities;
@@ -72,19 +71,18 @@ export function scriptedActivities(scriptOf: (workflowId: string) => ScriptedAge
     <N extends Name>(call: N) =>
     (input: Input<N>) =>
       scriptOf(Context.current().info.workflowExecution?.workflowId ?? '').play(call, input);
-  // A first turn is given the agent by name only, and says what it resolved, as the real one does.
-  const turnPlay =
-    (call: 'a2a.streamMessage' | 'a2a.pollMessage') =>
-    async (input: Input<'a2a.streamMessage'>): Promise<TurnOutcome> => {
-      const outcome = (await play(call)(input)) as TurnOutcome;
-      const mode = call === 'a2a.pollMessage' ? 'poll' : 'stream';
+  // A first send is given the agent by name only, and says what it resolved, as the real one does.
+  const firstPlay =
+    <N extends 'a2a.streamMessage' | 'a2a.pollMessage' | 'a2a.sendMessage'>(call: N, mode: ResolvedAgent['autoMode']) =>
+    async (input: Input<N>): Promise<Awaited<ReturnType<DelegationActivities[N]>>> => {
+      const outcome = (await play(call)(input)) as Awaited<ReturnType<DelegationActivities[N]>>;
       return input.agent.endpoint ? outcome : { ...outcome, resolved: resolved(mode) };
     };
   return {
     'a2a.resolveAgent': play('a2a.resolveAgent'),
-    'a2a.sendMessage': play('a2a.sendMessage'),
-    'a2a.streamMessage': turnPlay('a2a.streamMessage'),
-    'a2a.pollMessage': turnPlay('a2a.pollMessage'),
+    'a2a.sendMessage': firstPlay('a2a.sendMessage', 'push'),
+    'a2a.streamMessage': firstPlay('a2a.streamMessage', 'stream'),
+    'a2a.pollMessage': firstPlay('a2a.pollMessage', 'poll'),
     'a2a.trackTask': play('a2a.trackTask'),
     'a2a.cancelTask': play('a2a.cancelTask'),
     'a2a.getTask': play('a2a.getTask'),

@@ -88,7 +88,7 @@ export class Delegation {
     if (!resume) this.metrics.started();
   }
 
-  /** The agent as activities reach it (known once the run has started, or in stream and poll mode once the first turn has resolved it). */
+  /** The agent as activities reach it (known once the run has started, or in an explicit mode once the first send has resolved it). */
   get agent(): AgentRef {
     const { name, endpoint } = this.resolved!;
     return { name, endpoint };
@@ -105,16 +105,17 @@ export class Delegation {
   }
 
   /**
-   * Resolves the agent (once per delegation: a resumed run has it) and picks the tracker. In
-   * stream and poll mode the first turn resolves it, in its own activity: a local activity would
-   * cost the delegation a workflow activation of its own before anything is sent. Not an agent
-   * named by a URL with user info or a query: an activity's input is recorded in history, a local
-   * activity's is not (and the resolve refuses such a URL before any request).
+   * Resolves the agent (once per delegation: a resumed run has it) and picks the tracker. In an
+   * explicit mode the first send resolves it, in its own activity (push's also checks that the
+   * agent can push): a local activity would cost the delegation a workflow activation of its own
+   * before anything is sent. Not an agent named by a URL with user info or a query: an
+   * activity's input is recorded in history, a local activity's is not (and the resolve refuses
+   * such a URL before any request).
    */
   async start(): Promise<void> {
     const { input } = this;
-    const byFirstTurn =
-      !input.resume && (input.mode === 'stream' || input.mode === 'poll') && agentLabel(input.agent) === input.agent;
+    const explicit = input.mode === 'stream' || input.mode === 'poll' || input.mode === 'push';
+    const byFirstTurn = !input.resume && explicit && agentLabel(input.agent) === input.agent;
     this.resolved =
       input.resume?.resolved ??
       (byFirstTurn
@@ -124,7 +125,7 @@ export class Delegation {
     if (input.resume) this.state.announce(); // the new run shows where the delegation stands
   }
 
-  /** The agent as the first turn resolved it. */
+  /** The agent as the first send (a turn, or push's send) resolved it. */
   resolvedBy(resolved: ResolvedAgent): void {
     this.resolved ??= resolved;
     this.state.trackBy(this.state.status.mode, resolved.endpoint.binding);

@@ -8,29 +8,20 @@
  * read that finds the task ended deletes the config; when it could not, or the delegation ends
  * otherwise, `close` does.
  */
-import {
-  ApplicationFailure,
-  CancellationScope,
-  condition,
-  isCancellation,
-  log,
-  sleep,
-  uuid4,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { CancellationScope, condition, isCancellation, log, sleep, uuid4, workflowInfo } from '@temporalio/workflow';
 import type { Message } from '../../../a2a/index.js';
 import type { TrackOutcome } from '../../../activities/index.js';
 import { isAnsweredStatus } from '../../../contract/answered-status.js';
-import type { ResolvedAgent, StatusKey, TaskUpdatedNotice } from '../../../contract/delegation-types.js';
+import type { StatusKey, TaskUpdatedNotice } from '../../../contract/delegation-types.js';
 import type { TaskUpdateWanted } from '../../../contract/messages.js';
-import { FailureType } from '../../../contract/failure-types.js';
 import type { Delegation } from '../delegation.js';
 import { outOfTime } from '../unreachable.js';
 import { sendAndAdopt } from './send.js';
 import type { AfterSend, Tracker } from './tracker.js';
 
 export function pushMode(run: Delegation): Tracker {
-  const { acts, agent, state, input, name, settings, notices } = run;
+  // `run.agent` is read when used: a first send given the agent's name resolves it.
+  const { acts, state, input, name, settings, notices } = run;
   /** The config registered at the agent for the task followed (carried across continue-as-new). */
   let config =
     input.resume?.pushConfigId && input.resume.taskId
@@ -87,7 +78,10 @@ export function pushMode(run: Delegation): Tracker {
     if (unregistered === configId) return; // never sent to the agent: no read took it yet
     try {
       await CancellationScope.nonCancellable(() =>
-        acts.deletePushConfig({ agent, taskId, configId }, `Delete push config of task ${taskId} at ${name}`),
+        acts.deletePushConfig(
+          { agent: run.agent, taskId, configId },
+          `Delete push config of task ${taskId} at ${name}`,
+        ),
       );
     } catch (err) {
       log.warn('could not delete the push config; the agent may go on delivering to a receiver that answers 410', {
@@ -114,7 +108,10 @@ export function pushMode(run: Delegation): Tracker {
       return;
     }
     try {
-      await acts.registerPushConfig({ agent, ...registration }, `Register push config for task ${taskId} at ${name}`);
+      await acts.registerPushConfig(
+        { agent: run.agent, ...registration },
+        `Register push config for task ${taskId} at ${name}`,
+      );
     } catch (err) {
       // Nobody could follow the task: do not leave it running at the agent (unless the agent
       // cannot be reached at all: asking it to cancel would cost another unreachable timeout).
@@ -173,7 +170,7 @@ export function pushMode(run: Delegation): Tracker {
       unregistered = undefined; // from here on the agent may hold it: it is deleted when the delegation ends
       const read: Parameters<typeof acts.getTask> = [
         {
-          agent,
+          agent: run.agent,
           taskId: state.taskId!,
           contextId: state.status.contextId,
           handled: state.handled,
@@ -271,27 +268,6 @@ export class PushNotices {
   clear(): void {
     this.notified = false;
   }
-}
-
-/**
- * Why mode `push` cannot follow this agent's task, as a non-retryable failure, or undefined when
- * it can. Checked before anything is sent. `autoMode` is `push` exactly when the card declares push
- * and the resolving worker has a webhook receiver (see resolve-agent.ts).
- */
-export function pushUnavailable(resolved: ResolvedAgent, agent: string): ApplicationFailure | undefined {
-  if (!resolved.card.capabilities.pushNotifications) {
-    return ApplicationFailure.nonRetryable(
-      `Agent "${agent}" does not declare push notifications in its card (capabilities.pushNotifications), so mode "push" cannot follow its task; nothing was sent. Delegate with mode "stream", "poll" or "auto".`,
-      FailureType.pushUnavailable,
-    );
-  }
-  if (resolved.autoMode !== 'push') {
-    return ApplicationFailure.nonRetryable(
-      `The worker has no webhook receiver configured, so agent "${agent}" cannot push its task's updates; nothing was sent. Set A2A_WEBHOOK_URL and A2A_WEBHOOK_SECRET for the worker and run the receiver (a2a-temporal webhook, or worker --webhook-port), or delegate with mode "stream" or "poll".`,
-      FailureType.pushUnavailable,
-    );
-  }
-  return undefined;
 }
 
 /**

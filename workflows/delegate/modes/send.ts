@@ -21,12 +21,13 @@ export interface PushSend {
  * decides from here) unless the task the agent returned, or the read, has already decided.
  */
 export async function sendAndAdopt(run: Delegation, message: Message, push: PushFollowUp): Promise<PushSend> {
-  const { acts, agent, state, input, name } = run;
+  const { acts, state, input, name } = run;
   state.sending();
-  const sent = await acts.sendMessage(
-    { agent, message, acceptedOutputModes: input.acceptedOutputModes, handled: state.handled, push },
+  const { resolved, ...sent } = await acts.sendMessage(
+    { agent: run.target, message, acceptedOutputModes: input.acceptedOutputModes, handled: state.handled, push },
     `SendMessage to ${name}`,
   );
+  if (resolved) run.resolvedBy(resolved);
   if (sent.kind === 'message') return { after: sent, read: false, deleted: false };
   state.adopt(sent.task);
   const { read: readOutcome, pushConfigRegistered: registered } = sent;

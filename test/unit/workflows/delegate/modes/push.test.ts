@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ResolvedAgent, StatusKey } from '../../../../../contract/delegation-types.js';
-import { FailureType } from '../../../../../contract/failure-types.js';
-import { PushNotices, pushUnavailable, WakeUpLimit } from '../../../../../workflows/delegate/modes/push.js';
+import type { StatusKey } from '../../../../../contract/delegation-types.js';
+import { PushNotices, WakeUpLimit } from '../../../../../workflows/delegate/modes/push.js';
 
 const handled: StatusKey = { state: 'TASK_STATE_INPUT_REQUIRED', messageId: 'q1' };
 
@@ -54,23 +53,6 @@ describe('push notices', () => {
     expect(notices.wants({ ...answered, messageId: 'q2', configId: 'cfg-0' }, 't1', handled)).toBe('no');
     expect(notices.wants({ ...answered, messageId: 'q2', configId: 'cfg-1' }, 't1', handled)).toBe('yes');
     expect(notices.pending).toBe(false);
-  });
-});
-
-describe('an explicit push', () => {
-  const resolved = (pushNotifications: boolean, autoMode: ResolvedAgent['autoMode']) =>
-    ({ name: 'compat', autoMode, card: { capabilities: { pushNotifications } } }) as unknown as ResolvedAgent;
-
-  it('is refused for an agent that cannot push, and for a worker without a receiver', () => {
-    expect(pushUnavailable(resolved(false, 'stream'), 'compat')).toMatchObject({
-      type: FailureType.pushUnavailable,
-      nonRetryable: true,
-      message: expect.stringMatching(/^Agent "compat" does not declare push/),
-    });
-    expect(pushUnavailable(resolved(true, 'stream'), 'compat')?.message).toMatch(
-      /no webhook receiver configured.*A2A_WEBHOOK_URL and A2A_WEBHOOK_SECRET/,
-    );
-    expect(pushUnavailable(resolved(true, 'push'), 'compat')).toBeUndefined();
   });
 });
 

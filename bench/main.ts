@@ -20,7 +20,7 @@ import { historyShape, measureAllAtOnce, measureOneByOne } from './phases/histor
 import { measureLatency } from './phases/latency.js';
 import { measureParked, type ParkedVariant } from './phases/parked.js';
 import { parkedMemory } from './figures.js';
-import { measureHostility } from './phases/hostility.js';
+import { HOSTILE_ALONGSIDE, measureHostility } from './phases/hostility.js';
 import { measureRelease } from './phases/release.js';
 import { measureResume } from './phases/resume.js';
 import { measureThroughput } from './phases/throughput.js';
@@ -163,7 +163,9 @@ async function runPhases(env: BenchEnv, settings: BenchSettings, results: BenchR
   }
 
   if (settings.phases.includes('hostility')) {
-    log('hostility: 100 delegations beside 10 hostile agents on one worker, then the largest attacks alone');
+    log(
+      `hostility: 100 delegations beside ${HOSTILE_ALONGSIDE} hostile agents on one worker, then the largest attacks alone`,
+    );
     const delivery = (queue: string) => visibilityListDelivery(env.client, queue, settings.throughput.listIntervalMs);
     results.hostility = await measureHostility(env, delivery);
     const h = results.hostility;

@@ -1,5 +1,5 @@
 /**
- * `hostility`: one worker serves 100 ordinary delegations while 10 hostile agents (the test
+ * `hostility`: one worker serves 100 ordinary delegations while 11 hostile agents (the test
  * suite's hostile agent, test/hostile/, with its heaviest attacks: endless bodies, endless SSE
  * lines and events, a 64 MB card, 1,000s of artifacts, deep JSON, huge ids, garbage, 700 stream
  * events of 7 MiB) run
@@ -30,6 +30,9 @@ const ALONGSIDE = [
   'garbage-card',
   'stream-byte-flood',
 ] as const;
+
+/** How many hostile agents run beside the ordinary delegations. */
+export const HOSTILE_ALONGSIDE = ALONGSIDE.length;
 
 /** The attacks that send the most bytes, each measured alone for its peak RSS. */
 const LARGEST = [

@@ -71,13 +71,19 @@ export async function sendMessage(deps: ActivityDeps, input: SendMessageInput): 
 /** The agent of a first send, resolved from its card; a card the agent does not serve is retried like a send it does not answer. */
 function resolveToSend(deps: ActivityDeps, input: SendMessageInput): Promise<ResolvedAgent> {
   const { name } = input.agent;
+  const context = Context.current();
   return asActivity(name, () =>
-    whileHeartbeating(async () => {
-      const resolved = await resolveCard(deps, name, Context.current().cancellationSignal);
-      const unavailable = input.push ? pushUnavailable(resolved, name) : undefined;
-      if (unavailable) throw unavailable;
-      return resolved;
-    }),
+    whileHeartbeating(
+      async () => {
+        const resolved = await resolveCard(deps, name, context.cancellationSignal);
+        const unavailable = input.push ? pushUnavailable(resolved, name) : undefined;
+        if (unavailable) throw unavailable;
+        return resolved;
+      },
+      // An earlier attempt's `sentAt` is heartbeated on: an attempt that fails here must not hide
+      // from the next one that an earlier send may still create its task.
+      () => context.info.heartbeatDetails,
+    ),
   );
 }
 

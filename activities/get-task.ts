@@ -7,6 +7,7 @@ import { ENDED_PHASES, phaseOf, TaskView, type TrackOutcome } from './task-outco
 import { whileHeartbeating } from './heartbeat.js';
 import { READ_AS_IT_ARRIVES_BYTES, withTaskRead } from './task-read.js';
 import { deletePushConfig, registerPushConfig } from './push-config.js';
+import { withPushIoUnderWay } from './push-io-under-way.js';
 
 export interface GetTaskInput {
   agent: AgentRef;
@@ -37,7 +38,12 @@ export type GetTaskOutcome = TrackOutcome & { pushConfigRegistered?: string; pus
  * safety-net timer). Decides like the tracking activity does; a task still running comes back
  * without its artifacts, so each wake-up adds little to history (the decided read carries them).
  */
-export async function getTask(deps: ActivityDeps, input: GetTaskInput): Promise<GetTaskOutcome> {
+export function getTask(deps: ActivityDeps, input: GetTaskInput): Promise<GetTaskOutcome> {
+  const configId = input.register?.configId ?? input.unregisterWhenEnded?.configId;
+  return withPushIoUnderWay(configId, () => readForPush(deps, input));
+}
+
+async function readForPush(deps: ActivityDeps, input: GetTaskInput): Promise<GetTaskOutcome> {
   const config = (configId: string) => ({ agent: input.agent, taskId: input.taskId, configId });
   if (input.register) await registerPushConfig(deps, config(input.register.configId));
   const read = await readTask(deps, input);

@@ -12,6 +12,7 @@ import { statusKeyOf } from '../contract/answered-status.js';
 import { messageText, withoutHistory } from './task-view.js';
 import type { GetTaskOutcome } from './get-task.js';
 import { followUpPush, type PushFollowUp } from './push-follow-up.js';
+import { withPushIoUnderWay } from './push-io-under-way.js';
 import { resolveCard } from './resolve-agent.js';
 
 export interface SendMessageInput {
@@ -58,7 +59,13 @@ const LOOKBACK = 50;
  * `resolveAgent` local activity does, without its own workflow activation) and, in push mode,
  * fails `A2A_PUSH_UNAVAILABLE` before anything is sent when the agent or the worker cannot push.
  */
-export async function sendMessage(deps: ActivityDeps, input: SendMessageInput): Promise<SendMessageOutcome> {
+export function sendMessage(deps: ActivityDeps, input: SendMessageInput): Promise<SendMessageOutcome> {
+  const { push } = input;
+  const configId = push && ('register' in push ? push.register.configId : push.registered.configId);
+  return withPushIoUnderWay(configId, () => resolveAndSend(deps, input));
+}
+
+async function resolveAndSend(deps: ActivityDeps, input: SendMessageInput): Promise<SendMessageOutcome> {
   const { endpoint } = input.agent;
   const resolved = endpoint ? undefined : await resolveToSend(deps, input);
   const agent = { name: input.agent.name, endpoint: endpoint ?? resolved!.endpoint };

@@ -1,6 +1,7 @@
 /** Hands a verified push delivery to its delegation as the `taskUpdated` signal. */
 import { QueryRejectedError, WorkflowClient, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { TaskUpdatedNotice } from '../contract/delegation-types.js';
+import { pushIoUnderWay } from '../activities/push-io-under-way.js';
 import { taskUpdatedSignal, taskUpdateWantedQuery } from '../contract/messages.js';
 
 /**
@@ -47,6 +48,8 @@ export function temporalNotifier(client: Client): PushNotifier {
     queryRejectCondition: 'NOT_OPEN',
   });
   return async (workflowId, notice) => {
+    // An activity of this process sends to or reads the task: the delegation would say `later`.
+    if (pushIoUnderWay(workflowId, notice.configId)) return 'later';
     try {
       const wanted = await client
         .withDeadline(Date.now() + WANTED_DEADLINE_MS, () =>

@@ -98,7 +98,7 @@ export function delegationFailure(err: unknown, input: DelegateInput): Error {
     return ApplicationFailure.create({
       type: FailureType.agentUnreachable,
       nonRetryable: true,
-      message: `Agent "${agentLabel(input.agent)}" could not be reached for ${String(unreachable)} (last error: ${last}). Start the agent or fix its URL in the agents file, then start the delegation again.`,
+      message: `Agent "${agentLabel(input.agent)}" could not be reached within ${String(unreachable)} (last error: ${last}). Start the agent or fix its URL in the agents file, then start the delegation again.`,
     });
   }
   if (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure) return err.cause;

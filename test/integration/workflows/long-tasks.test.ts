@@ -157,7 +157,7 @@ describe('deadlines', () => {
       expect(failure.type).toBe(FailureType.agentUnreachable);
       // A turn counts the silence itself; push's send is retried by Temporal until its schedule-to-close timeout.
       expect(failure.message).toMatch(
-        /^Agent "compat" (did not answer for \d+ s|could not be reached for 1500 milliseconds) \(last error: .+\)\. Start the agent/,
+        /^Agent "compat" (did not answer for \d+ s|could not be reached within 1500 milliseconds) \(last error: .+\)\. Start the agent/,
       );
       // Temporal does not start an attempt of push's send that its backoff puts past the timeout.
       if (mode !== 'push') expect(Date.now() - started).toBeGreaterThanOrEqual(1_500);

@@ -23,11 +23,11 @@ const WorkerEnvSchema = z.object({
   /** Concurrent activities; a tracking activity holds one while its remote task runs. @default 1000 */
   A2A_MAX_ACTIVITIES: positiveInt.default(1000),
   /**
-   * Workflows kept in the worker's cache; parked ones beyond it are replayed when they wake. With
-   * about 0.35 MB per cached delegation on a worker idling at about 300 MB, the default keeps a
-   * worker within 512 MB however many delegations are parked. @default 500
+   * Workflows kept in the worker's cache; parked ones beyond it are replayed when they wake (a
+   * few ms of CPU). With about 0.3 MB per cached delegation on a worker idling at about 300 MB,
+   * the default keeps a worker with 10,000 parked delegations within 512 MB. @default 250
    */
-  A2A_MAX_CACHED_WORKFLOWS: positiveInt.default(500),
+  A2A_MAX_CACHED_WORKFLOWS: positiveInt.default(250),
   /** Per-request timeout of unary A2A calls, in ms. @default 30000 */
   A2A_REQUEST_TIMEOUT_MS: positiveInt.default(30_000),
   /**

@@ -1,8 +1,13 @@
 /** Runs an update and turns its failures into CLI sentences (validator rejections, ended workflows). */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
-import { WorkflowNotFoundError } from '@temporalio/common';
+import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
 import type { UpdateDefinition } from '@temporalio/common';
 import { CliError } from './cli-error.js';
+
+/** Tries of an update the server rejected unprocessed, and the pause before the first retry (doubling). */
+const UNPROCESSED_TRIES = 5;
+const UNPROCESSED_PAUSE_MS = 100;
 
 export async function updateOrExplain<Ret, Arg>(
   handle: WorkflowHandle,
@@ -10,7 +15,16 @@ export async function updateOrExplain<Ret, Arg>(
   arg: Arg,
 ): Promise<Ret> {
   try {
-    return await handle.executeUpdate(update, { args: [arg] });
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await handle.executeUpdate(update, { args: [arg] });
+      } catch (err) {
+        // The server rejects an update its worker completed a workflow task without seeing (a race
+        // under load with signals and other updates): it never reached the workflow, so it is sent again.
+        if (!unprocessed(err) || attempt >= UNPROCESSED_TRIES) throw err;
+        await sleep(UNPROCESSED_PAUSE_MS * 2 ** (attempt - 1));
+      }
+    }
   } catch (err) {
     if (err instanceof WorkflowUpdateFailedError) {
       throw new CliError(err.cause?.message ?? err.message, 1, { cause: err });
@@ -25,4 +39,13 @@ export async function updateOrExplain<Ret, Arg>(
     }
     throw err;
   }
+}
+
+/** The server's `UnprocessedUpdate` rejection: the update was delivered, never admitted, and nothing of it is in history. */
+function unprocessed(err: unknown): boolean {
+  return (
+    err instanceof WorkflowUpdateFailedError &&
+    err.cause instanceof ApplicationFailure &&
+    err.cause.type === 'UnprocessedUpdate'
+  );
 }

@@ -1,4 +1,4 @@
-import { Context, log } from '@temporalio/activity';
+import { Context } from '@temporalio/activity';
 import type { AgentRef, StatusKey } from '../contract/delegation-types.js';
 import { clientFor, taskViewOptions, type ActivityDeps } from './deps.js';
 import { asActivity } from './failures.js';
@@ -6,8 +6,8 @@ import { withinPayloadLimit } from './payload-limit.js';
 import { ENDED_PHASES, phaseOf, TaskView, type TrackOutcome } from './task-outcome.js';
 import { whileHeartbeating } from './heartbeat.js';
 import { READ_AS_IT_ARRIVES_BYTES, withTaskRead } from './task-read.js';
-import { deletePushConfig, registerPushConfig } from './push-config.js';
-import { withPushIoUnderWay } from './push-io-under-way.js';
+import { registerPushConfig } from './push-config.js';
+import { withPushIo } from './push-local-state.js';
 
 export interface GetTaskInput {
   agent: AgentRef;
@@ -22,16 +22,15 @@ export interface GetTaskInput {
    * instead of two. A retry registers the same config id again, which replaces it.
    */
   register?: { configId: string };
-  /** Deletes this push config when the read finds the task ended: the delegation's last read gives it back itself. */
-  unregisterWhenEnded?: { configId: string };
+  /** Push mode: the config held for the task (its deliveries wait while this read runs; see push-local-state.ts). */
+  pushConfigId?: string;
 }
 
 /**
- * A read, the push config it registered first (`register`: its id, so the history names the
- * config the agent holds; the credential is derived from it and never recorded), and whether it
- * deleted the push config (`unregisterWhenEnded`).
+ * A read, and the push config it registered first (`register`: its id, so the history names the
+ * config the agent holds; the credential is derived from it and never recorded).
  */
-export type GetTaskOutcome = TrackOutcome & { pushConfigRegistered?: string; pushConfigDeleted?: true };
+export type GetTaskOutcome = TrackOutcome & { pushConfigRegistered?: string };
 
 /**
  * One `GetTask`: push mode's read of the authoritative state after a notification (or the
@@ -39,24 +38,17 @@ export type GetTaskOutcome = TrackOutcome & { pushConfigRegistered?: string; pus
  * without its artifacts, so each wake-up adds little to history (the decided read carries them).
  */
 export function getTask(deps: ActivityDeps, input: GetTaskInput): Promise<GetTaskOutcome> {
-  const configId = input.register?.configId ?? input.unregisterWhenEnded?.configId;
-  return withPushIoUnderWay(configId, () => readForPush(deps, input));
-}
-
-async function readForPush(deps: ActivityDeps, input: GetTaskInput): Promise<GetTaskOutcome> {
-  const config = (configId: string) => ({ agent: input.agent, taskId: input.taskId, configId });
-  if (input.register) await registerPushConfig(deps, config(input.register.configId));
-  const read = await readTask(deps, input);
-  const outcome: GetTaskOutcome = input.register ? { ...read, pushConfigRegistered: input.register.configId } : read;
-  if (!input.unregisterWhenEnded || !ENDED_PHASES.has(outcome.phase)) return outcome;
-  try {
-    await deletePushConfig(deps, config(input.unregisterWhenEnded.configId));
-    return { ...outcome, pushConfigDeleted: true };
-  } catch (err) {
-    // The workflow deletes it in an activity of its own (with retries) when the delegation ends.
-    log.warn('could not delete the push config with the last read', { taskId: input.taskId, error: String(err) });
-    return outcome;
-  }
+  const { register } = input;
+  return withPushIo(
+    register?.configId ?? input.pushConfigId,
+    async (): Promise<GetTaskOutcome> => {
+      if (register)
+        await registerPushConfig(deps, { agent: input.agent, taskId: input.taskId, configId: register.configId });
+      const read = await readTask(deps, input);
+      return register ? { ...read, pushConfigRegistered: register.configId } : read;
+    },
+    (outcome) => ENDED_PHASES.has(outcome.phase),
+  );
 }
 
 function readTask(deps: ActivityDeps, input: GetTaskInput): Promise<TrackOutcome> {

@@ -2,7 +2,7 @@
  * Push mode's first steps after a send, in the send's own activity: register the push config for
  * the task the send created, then read the task once. The read comes after the registration, so
  * nothing the agent did before it can be missed; a task that already decided (an agent that works
- * fast) needs no delivery at all, and the read that finds it ended gives the config back. Each
+ * fast) needs no delivery at all (and a config lasts until its task ends: nothing to give back). Each
  * step is best effort: one that fails leaves the workflow to do it as it would without this (the
  * registration with its first read, which replaces a config of the same id; a read as usual).
  */
@@ -50,7 +50,7 @@ export async function followUpPush(
       contextId: input.message.contextId,
       handled: input.handled,
       ...('register' in push ? { register: { configId } } : {}),
-      unregisterWhenEnded: { configId },
+      pushConfigId: configId,
     });
     const { pushConfigRegistered, ...outcome } = read;
     const { artifacts: _running, ...adopted } = sent.task; // the read carries the task as it stands

@@ -7,12 +7,12 @@ import { withoutReservedMetadata } from './artifact-spool.js';
 import { asActivity } from './failures.js';
 import { whileHeartbeating } from './heartbeat.js';
 import { withinPayloadLimit } from './payload-limit.js';
-import { phaseOf, TaskView, type TrackPhase } from './task-outcome.js';
+import { ENDED_PHASES, phaseOf, TaskView, type TrackPhase } from './task-outcome.js';
 import { statusKeyOf } from '../contract/answered-status.js';
 import { messageText, withoutHistory } from './task-view.js';
 import type { GetTaskOutcome } from './get-task.js';
 import { followUpPush, type PushFollowUp } from './push-follow-up.js';
-import { withPushIoUnderWay } from './push-io-under-way.js';
+import { withPushIo } from './push-local-state.js';
 import { resolveCard } from './resolve-agent.js';
 
 export interface SendMessageInput {
@@ -61,8 +61,20 @@ const LOOKBACK = 50;
  */
 export function sendMessage(deps: ActivityDeps, input: SendMessageInput): Promise<SendMessageOutcome> {
   const { push } = input;
-  const configId = push && ('register' in push ? push.register.configId : push.registered.configId);
-  return withPushIoUnderWay(configId, () => resolveAndSend(deps, input));
+  if (!push) return resolveAndSend(deps, input);
+  const [configId, taskId] =
+    'register' in push ? [push.register.configId, undefined] : [push.registered.configId, push.registered.taskId];
+  return withPushIo(
+    configId,
+    () => resolveAndSend(deps, input),
+    // The config is for the task the send created, or for the one it names when it answers there.
+    (sent) => sent.kind === 'task' && (taskId === undefined || sent.task.id === taskId) && endsTask(sent),
+  );
+}
+
+function endsTask(sent: Extract<SendOutcome, { kind: 'task' }>): boolean {
+  const phase = sent.read?.phase ?? sent.decided?.phase;
+  return phase !== undefined && ENDED_PHASES.has(phase);
 }
 
 async function resolveAndSend(deps: ActivityDeps, input: SendMessageInput): Promise<SendMessageOutcome> {

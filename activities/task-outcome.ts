@@ -24,7 +24,7 @@ import { messageText } from './task-view.js';
 export type TrackPhase =
   'running' | 'completed' | 'failed' | 'rejected' | 'canceled' | 'input-required' | 'auth-required';
 
-/** The phases after which the agent has nothing more to say about the task (nor deliver: push mode gives its config back). */
+/** The phases after which the agent has nothing more to say about the task (nor deliver: a push config ends with its task). */
 export const ENDED_PHASES: ReadonlySet<TrackPhase> = new Set(['completed', 'failed', 'rejected', 'canceled']);
 
 export interface TrackOutcome {

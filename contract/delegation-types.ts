@@ -98,7 +98,7 @@ export interface ResumeState {
   handled?: StatusKey;
   /** The question waiting for an answer when the run continued: it goes on waiting under the same id. */
   question?: PendingQuestion;
-  /** Push mode: the config registered at the agent for `taskId` (deleted when the task ends). */
+  /** Push mode: the config registered at the agent for `taskId` (it ends with the task, or is deleted when the delegation leaves a task running). */
   pushConfigId?: string;
   /** When the delegation's deadline passes (epoch ms, workflow time). */
   deadlineAt?: number;

@@ -1,13 +1,14 @@
 /** Hands a verified push delivery to its delegation as the `taskUpdated` signal. */
 import { QueryRejectedError, WorkflowClient, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { TaskUpdatedNotice } from '../contract/delegation-types.js';
-import { pushIoUnderWay } from '../activities/push-io-under-way.js';
+import { localPushAnswer } from '../activities/push-local-state.js';
 import { taskUpdatedSignal, taskUpdateWantedQuery } from '../contract/messages.js';
 
 /**
  * What became of a notice: `delivered` when the workflow got the signal, `stale` when the
  * delegation said it would not act on it (nothing was signalled), `later` when it asked for it
- * again after the send or read under way (nothing was signalled yet), `gone` when it no longer runs.
+ * again after the send or read under way (nothing was signalled yet), `gone` when it no longer runs
+ * or the push config ended with its task.
  */
 export type NotifyOutcome = 'delivered' | 'stale' | 'later' | 'gone';
 
@@ -48,8 +49,10 @@ export function temporalNotifier(client: Client): PushNotifier {
     queryRejectCondition: 'NOT_OPEN',
   });
   return async (workflowId, notice) => {
-    // An activity of this process sends to or reads the task: the delegation would say `later`.
-    if (pushIoUnderWay(workflowId, notice.configId)) return 'later';
+    // What an activity of this process knows: it sends to or reads the task (the delegation would
+    // say `later`), or it found the task ended (the config ended with it; the delegation ignores it).
+    const known = localPushAnswer(workflowId, notice.configId);
+    if (known) return known;
     try {
       const wanted = await client
         .withDeadline(Date.now() + WANTED_DEADLINE_MS, () =>

@@ -105,10 +105,9 @@ describe('delegate across continue-as-new', () => {
       { call: 'a2a.sendMessage', answer: sent() },
       // The first read registers the config.
       { call: 'a2a.getTask', answer: outcome('running') },
-      // The next run reads the task at once; this read does not say it deleted the config, so
-      // the delegation deletes it in an activity of its own.
+      // The next run reads the task at once, naming the config it carried; the task has ended,
+      // and its config with it (A2A): nothing is deleted.
       { call: 'a2a.getTask', answer: outcome('completed') },
-      { call: 'a2a.deletePushConfig', answer: undefined },
     ]);
     await waitFor(async () => agent.inputsOf('a2a.getTask').length === 1);
     // Notices about another task wake nothing, but each is an event.
@@ -120,9 +119,9 @@ describe('delegate across continue-as-new', () => {
     // Each read names the delegation's context: a task of another conversation is refused.
     expect(agent.inputsOf('a2a.getTask')[0]).toMatchObject({ taskId: TASK_ID, contextId: CONTEXT_ID });
     expect(await handle.result()).toMatchObject({ state: 'TASK_STATE_COMPLETED' });
-    expect(agent.inputsOf('a2a.getTask')[1]).toMatchObject({ unregisterWhenEnded: { configId } });
+    expect(agent.inputsOf('a2a.getTask')[1]).toMatchObject({ pushConfigId: configId });
     expect(agent.inputsOf('a2a.getTask')[1]).not.toHaveProperty('register');
-    expect(agent.inputsOf('a2a.deletePushConfig')).toEqual([expect.objectContaining({ taskId: TASK_ID, configId })]);
+    expect(agent.inputsOf('a2a.deletePushConfig')).toEqual([]);
     agent.expectPlayed();
   });
 });

@@ -15,14 +15,14 @@ const temporal = useScriptedWorker('time-skipping');
 const request: DelegateInput = { agent: 'compat', label: 'compat', text: 'Check payment-service', mode: 'push' };
 
 /** The send's answer when its activity registered `configId` (if any) and then read the task (`read`). */
-function sentAndRead(read: ReturnType<typeof outcome>, configId?: string, deleted = false) {
+function sentAndRead(read: ReturnType<typeof outcome>, configId?: string) {
   return (input: { push?: unknown }) => {
     expect(input.push).toBeDefined();
     return {
       kind: 'task' as const,
       task: task('TASK_STATE_WORKING'),
       adopted: false,
-      read: { ...read, ...(deleted ? { pushConfigDeleted: true as const } : {}) },
+      read,
       ...(configId ? { pushConfigRegistered: configId } : {}),
     };
   };
@@ -37,13 +37,13 @@ describe('a push send', () => {
           sentAndRead(
             outcome('completed', { report: 'ok' }),
             (input.push as { register: { configId: string } }).register.configId,
-            true,
           )(input),
       },
     ]);
     expect(await handle.result()).toMatchObject({ state: 'TASK_STATE_COMPLETED' });
     const events = (await handle.fetchHistory()).events ?? [];
     expect(events.filter((e) => e.markerRecordedEventAttributes)).toEqual([]); // the send resolved the card, nothing read after
+    // A config lasts until its task ends: nothing is deleted (the script plays no deletePushConfig).
     agent.expectPlayed();
   });
 
@@ -58,7 +58,7 @@ describe('a push send', () => {
         },
       },
       { call: 'a2a.sendMessage', answer: (input) => sentAndRead(outcome('running'))(input) },
-      { call: 'a2a.getTask', answer: { ...outcome('completed'), pushConfigDeleted: true } },
+      { call: 'a2a.getTask', answer: outcome('completed') },
     ]);
     await questionOf(handle, 'q1');
     await handle.executeUpdate(answerUpdate, { args: [{ text: 'Node.js 24', questionId: 'q1' }] });
@@ -67,7 +67,7 @@ describe('a push send', () => {
     expect(answer?.push).toEqual({ registered: { taskId: TASK_ID, configId } });
     const [read] = agent.inputsOf('a2a.getTask');
     expect(read).not.toHaveProperty('register'); // the send registered it
-    expect(read).toMatchObject({ unregisterWhenEnded: { configId } });
+    expect(read).toMatchObject({ pushConfigId: configId });
     agent.expectPlayed();
   });
   it('takes a delivery signalled while it runs (the receiver could not ask) and reads after it, not at the safety net', async () => {
@@ -90,7 +90,7 @@ describe('a push send', () => {
           return sentAndRead(outcome('running'), configId)(input);
         },
       },
-      { call: 'a2a.getTask', answer: { ...outcome('completed'), pushConfigDeleted: true } },
+      { call: 'a2a.getTask', answer: outcome('completed') },
     ]);
     workflowId = handle.workflowId;
     started();
@@ -105,7 +105,7 @@ describe('a push read', () => {
   it('is one local activity when the agent answers it', async () => {
     const { handle, agent } = await temporal.start('delegate', request, [
       { call: 'a2a.sendMessage', answer: sent() },
-      { call: 'a2a.getTask', answer: { ...outcome('completed'), pushConfigDeleted: true } },
+      { call: 'a2a.getTask', answer: outcome('completed') },
     ]);
     expect(await handle.result()).toMatchObject({ state: 'TASK_STATE_COMPLETED' });
     const events = (await handle.fetchHistory()).events ?? [];
@@ -123,7 +123,7 @@ describe('a push read', () => {
           throw ApplicationFailure.retryable('Agent "compat": no answer for 2 s', 'A2A_AGENT_UNREACHABLE');
         },
       },
-      { call: 'a2a.getTask', answer: { ...outcome('completed'), pushConfigDeleted: true } },
+      { call: 'a2a.getTask', answer: outcome('completed') },
     ]);
     expect(await handle.result()).toMatchObject({ state: 'TASK_STATE_COMPLETED' });
     const [local, activity] = agent.inputsOf('a2a.getTask');

@@ -171,7 +171,7 @@ export async function deliveryTarget(
   return { url: config.url, credential: config.authentication?.credentials ?? '', binding };
 }
 
-/** The push configs the agent holds for `taskId` (none once the delegation deleted its own). */
+/** The push configs the agent holds for `taskId` (ours until the delegation deletes it, or for good once the task ended). */
 export async function pushConfigsAt(agent: RunningAgent, taskId: string): Promise<TaskPushNotificationConfig[]> {
   const { card } = await fetchAgentCard(agent.baseUrl);
   return (await createA2AClient({ card }).listPushConfigs({ taskId })).configs;

@@ -4,9 +4,9 @@
  * activity) before it reads; then the workflow waits — no activity runs, no connection stays
  * open — for a `taskUpdated` notice from the webhook receiver (or the safety-net timer) and reads
  * the task with GetTask: first as a local activity in the workflow task the notice woke, then,
- * when that attempt fails or is slow, as an activity with retries (see activity-proxies.ts). The
- * read that finds the task ended deletes the config; when it could not, or the delegation ends
- * otherwise, `close` does.
+ * when that attempt fails or is slow, as an activity with retries (see activity-proxies.ts). A
+ * config lasts until its task ends (A2A), so the config of a task found ended is forgotten, not
+ * deleted; `close` deletes one whose task may still run (the delegation failed or was cancelled).
  */
 import { CancellationScope, condition, isCancellation, log, sleep, uuid4, workflowInfo } from '@temporalio/workflow';
 import type { Message } from '../../../a2a/index.js';
@@ -68,6 +68,13 @@ export function pushMode(run: Delegation): Tracker {
   const disarmSafetyNet = () => {
     safetyNet?.scope.cancel();
     safetyNet = undefined;
+  };
+
+  /** The config ended with its task (A2A): nothing to delete. */
+  const forgetEndedWith = (taskId: string) => {
+    if (config?.taskId !== taskId) return;
+    config = undefined;
+    notices.configId = undefined;
   };
 
   const unregister = async (): Promise<void> => {
@@ -142,14 +149,10 @@ export function pushMode(run: Delegation): Tracker {
           config = { taskId: task.id, configId: sent.registered };
           notices.configId = sent.registered;
         }
-        if (sent.deleted) {
-          config = undefined;
-          notices.configId = undefined;
-        }
         // What the agent delivered during the send is offered again now (the `later` answer).
         readAtOnce = !sent.read;
-        const ended = phase !== 'running' && phase !== 'input-required' && phase !== 'auth-required';
-        if (config?.taskId !== task.id && !ended) await register(task.id, phase === 'running', fresh);
+        if (ended(phase)) forgetEndedWith(task.id);
+        else if (config?.taskId !== task.id) await register(task.id, phase === 'running', fresh);
         return after;
       }),
 
@@ -175,25 +178,18 @@ export function pushMode(run: Delegation): Tracker {
           contextId: state.status.contextId,
           handled: state.handled,
           ...(registering ? { register: { configId: registering } } : {}),
-          ...(configId ? { unregisterWhenEnded: { configId } } : {}),
+          ...(configId ? { pushConfigId: configId } : {}),
         },
         `${registering ? 'Register push config and GetTask' : 'GetTask'} ${state.taskId} at ${name} (push)`,
       ];
       // Locally first (one marker); an agent that fails or is slow gets the activity's retries and status.
-      const {
-        pushConfigDeleted,
-        pushConfigRegistered: _registered,
-        ...outcome
-      } = await notices.during(() =>
+      const { pushConfigRegistered: _registered, ...outcome } = await notices.during(() =>
         acts.getTaskLocally(...read).catch((err: unknown) => {
           if (isCancellation(err)) throw err;
           return acts.getTask(...read);
         }),
       );
-      if (pushConfigDeleted && config?.configId === configId) {
-        config = undefined;
-        notices.configId = undefined;
-      }
+      if (ended(outcome.phase)) forgetEndedWith(state.taskId!);
       readAtOnce = outcome.phase !== 'running';
       if (outcome.phase === 'input-required' || outcome.phase === 'auth-required') disarmSafetyNet();
       return outcome;
@@ -292,4 +288,9 @@ export class WakeUpLimit {
     this.reads.push(now + wait);
     return wait;
   }
+}
+
+/** Whether the task has ended: the agent has nothing more to say about it, nor deliver. */
+function ended(phase: TrackOutcome['phase']): boolean {
+  return phase !== 'running' && phase !== 'input-required' && phase !== 'auth-required';
 }

@@ -11,8 +11,6 @@ export interface PushSend {
   registered?: string;
   /** The send read the task after it registered, so the outcome is as current as a read's. */
   read: boolean;
-  /** That read found the task ended and deleted the config. */
-  deleted: boolean;
 }
 
 /**
@@ -28,14 +26,13 @@ export async function sendAndAdopt(run: Delegation, message: Message, push: Push
     `SendMessage to ${name}`,
   );
   if (resolved) run.resolvedBy(resolved);
-  if (sent.kind === 'message') return { after: sent, read: false, deleted: false };
+  if (sent.kind === 'message') return { after: sent, read: false };
   state.adopt(sent.task);
   const { read: readOutcome, pushConfigRegistered: registered } = sent;
   const done = { ...(registered ? { registered } : {}), read: Boolean(readOutcome) };
   if (readOutcome) {
-    const { pushConfigDeleted, ...outcome } = readOutcome;
-    state.observeState(outcome.task.status.state);
-    return { after: { kind: 'task', outcome }, ...done, deleted: Boolean(pushConfigDeleted) };
+    state.observeState(readOutcome.task.status.state);
+    return { after: { kind: 'task', outcome: readOutcome }, ...done };
   }
   state.observeState(sent.task.status.state);
   const { artifacts = [], ...task } = sent.task;
@@ -43,5 +40,5 @@ export async function sendAndAdopt(run: Delegation, message: Message, push: Push
   const outcome: TrackOutcome = decided
     ? { ...decided, task, artifacts }
     : { phase: 'running', task, status: { state: task.status.state }, statusText: '', artifacts: [] };
-  return { after: { kind: 'task', outcome }, ...done, deleted: false };
+  return { after: { kind: 'task', outcome }, ...done };
 }

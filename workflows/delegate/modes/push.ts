@@ -23,11 +23,17 @@ export function pushMode(run: Delegation): Tracker {
   // `run.agent` is read when used: a first send given the agent's name resolves it.
   const { acts, state, input, name, settings, notices } = run;
   /** The config registered at the agent for the task followed (carried across continue-as-new). */
-  let config =
+  let config: { taskId: string; configId: string } | undefined;
+  /** Holds `next` as the config followed: the receiver's notices are matched against it. */
+  const hold = (next: typeof config) => {
+    config = next;
+    notices.configId = next?.configId;
+  };
+  hold(
     input.resume?.pushConfigId && input.resume.taskId
       ? { taskId: input.resume.taskId, configId: input.resume.pushConfigId }
-      : undefined;
-  notices.configId = config?.configId;
+      : undefined,
+  );
   /**
    * Whether the next `follow` reads the task at once instead of waiting for a notice first: after
    * a read that decided something (the next follow watches a question), after resuming, and
@@ -72,16 +78,13 @@ export function pushMode(run: Delegation): Tracker {
 
   /** The config ended with its task (A2A): nothing to delete. */
   const forgetEndedWith = (taskId: string) => {
-    if (config?.taskId !== taskId) return;
-    config = undefined;
-    notices.configId = undefined;
+    if (config?.taskId === taskId) hold(undefined);
   };
 
   const unregister = async (): Promise<void> => {
     if (!config) return;
     const { taskId, configId } = config;
-    config = undefined;
-    notices.configId = undefined;
+    hold(undefined);
     if (unregistered === configId) return; // never sent to the agent: no read took it yet
     try {
       await CancellationScope.nonCancellable(() =>
@@ -108,8 +111,7 @@ export function pushMode(run: Delegation): Tracker {
   const register = async (taskId: string, readFollows: boolean, configId = uuid4()): Promise<void> => {
     await unregister();
     const registration = { taskId, configId };
-    config = registration;
-    notices.configId = registration.configId;
+    hold(registration);
     if (readFollows) {
       unregistered = registration.configId;
       return;
@@ -145,10 +147,7 @@ export function pushMode(run: Delegation): Tracker {
         const { after } = sent;
         if (after.kind === 'message') return after;
         const { task, phase } = after.outcome;
-        if (sent.registered) {
-          config = { taskId: task.id, configId: sent.registered };
-          notices.configId = sent.registered;
-        }
+        if (sent.registered) hold({ taskId: task.id, configId: sent.registered });
         // What the agent delivered during the send is offered again now (the `later` answer).
         readAtOnce = !sent.read;
         if (ended(phase)) forgetEndedWith(task.id);

@@ -42,7 +42,7 @@ const ARTIFACTS_SHOWN = 20;
  */
 export class DelegationPublisher {
   private shown: Shown;
-  private wanted: Shown;
+  private latest: DelegationStatus | undefined;
   private flushing = false;
   private noticed = '';
   private sent: number;
@@ -55,7 +55,6 @@ export class DelegationPublisher {
       taskId: attributes.get(A2A_TASK_ID),
       state: attributes.get(A2A_TASK_STATE),
     };
-    this.wanted = this.shown;
     this.sent = resume?.noticesSent ?? 0;
   }
 
@@ -65,19 +64,25 @@ export class DelegationPublisher {
 
   publish(status: DelegationStatus): void {
     this.notifyParent(status);
-    this.wanted = { agent: status.agent, taskId: status.taskId, state: shownState(status) };
+    this.latest = status;
     if (!this.flushing) {
       this.flushing = true;
       // Runs before the activation completes (its microtasks all run first), after every
       // transition of this activation, and before the command that ends the run.
-      void Promise.resolve().then(() => this.upsertChanged());
+      void Promise.resolve().then(() => this.flush());
     }
+  }
+
+  /** The activation's last status, once: search attributes that changed, and the UI's details. */
+  private flush(): void {
+    this.flushing = false;
+    const status = this.latest!;
+    this.upsertChanged({ agent: status.agent, taskId: status.taskId, state: shownState(status) });
     setCurrentDetails(delegationDetails(status, workflowInfo().workflowId));
   }
 
-  private upsertChanged(): void {
-    this.flushing = false;
-    const { wanted: next, shown } = this;
+  private upsertChanged(next: Shown): void {
+    const { shown } = this;
     const updates = [
       next.agent !== shown.agent && next.agent ? { key: A2A_AGENT, value: next.agent } : undefined,
       next.taskId !== shown.taskId && next.taskId ? { key: A2A_TASK_ID, value: next.taskId } : undefined,

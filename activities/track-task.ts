@@ -16,6 +16,7 @@ import { watchStream } from './stream-liveness.js';
 import { READ_AS_IT_ARRIVES_BYTES, withTaskRead } from './task-read.js';
 import { phaseOf, TaskView, type TrackOutcome, type TrackProgress } from './task-outcome.js';
 import type { ExpectedTask } from './task-identity.js';
+import { takeOverFromLastAttempt } from './sticky-takeover.js';
 
 export { phaseOf } from './task-outcome.js';
 export type { TrackOutcome, TrackProgress } from './task-outcome.js';
@@ -54,6 +55,7 @@ export interface TrackTaskInput extends RoundSettings {
  * replaces what was assembled, so no artifact text is repeated.
  */
 export async function trackTask(deps: ActivityDeps, input: TrackTaskInput): Promise<TrackOutcome> {
+  const takeover = takeOverFromLastAttempt();
   const { view, reach } = resumeFollowing(
     deps,
     input,
@@ -79,6 +81,7 @@ export async function trackTask(deps: ActivityDeps, input: TrackTaskInput): Prom
         );
       } finally {
         heartbeats.stop();
+        await takeover;
       }
     },
     () => progressOf(view, reach),

@@ -16,6 +16,7 @@ import { heartbeating } from './heartbeat.js';
 import { withinPayloadLimit } from './payload-limit.js';
 import { isTransient, type Reachability } from './reachability.js';
 import { resolveCard } from './resolve-agent.js';
+import { takeOverFromLastAttempt } from './sticky-takeover.js';
 import { awaitEarlierSend, sentAtOf } from './send-message.js';
 import type { TaskView, TrackOutcome, TrackProgress } from './task-outcome.js';
 import {
@@ -99,6 +100,7 @@ export function runTurn(
   input: TurnInput,
   follow: (turn: Turn, follower: Follower) => Promise<FollowEnd>,
 ): Promise<TurnOutcome> {
+  const takeover = takeOverFromLastAttempt();
   // A copy: a first turn fills in the endpoint it resolves, before any task is read.
   const agent: AgentTarget = { ...input.agent };
   const turn = new Turn(deps, { ...input, agent });
@@ -124,6 +126,7 @@ export function runTurn(
         return resolved ? { ...outcome, resolved } : outcome;
       } finally {
         heartbeats.stop();
+        await takeover;
       }
     },
     turn.details,

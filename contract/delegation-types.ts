@@ -59,7 +59,7 @@ export interface DelegateInput {
 
 /** How a delegation follows its remote task: round length, backoff, unreachable timeout and push wake-ups. See [docs/architecture.md](../docs/architecture.md#how-a-delegation-survives-crashes). */
 export interface TrackingOptions {
-  /** The tracking activity's heartbeat timeout: how fast a dead worker is noticed. @default '5 seconds' */
+  /** The tracking activity's heartbeat timeout: how fast a dead worker is noticed. Raise it above the round trip of a slow link to Temporal (docs/network-faults.md). @default '2.5 seconds' */
   heartbeatTimeout?: Duration;
   /** How long one tracking activity runs before it hands back (history grows per round only). @default '10 minutes' */
   roundTimeout?: Duration;

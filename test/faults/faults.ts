@@ -13,6 +13,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FaultyLink, ToxicSpec } from '../helpers/toxiproxy.js';
 import { SILENCE_NOTICE_MS } from '../../activities/reachability.js';
+import { durationMs } from '../../contract/durations.js';
+import { TRACKING_DEFAULTS } from '../../workflows/delegate/tracking-settings.js';
 
 const long = process.env.A2A_FAULTS_LONG === '1';
 
@@ -45,7 +47,7 @@ export interface Fault {
  * shows what the heartbeat details say, and Temporal sends those at most every 0.8 × the
  * heartbeat timeout.
  */
-export const HEARTBEAT_S = 5;
+export const HEARTBEAT_S = durationMs(TRACKING_DEFAULTS.heartbeatTimeout, 'heartbeatTimeout') / 1000;
 const HEARTBEAT_THROTTLE_S = 0.8 * HEARTBEAT_S;
 const NOTICE_S = (2 * SILENCE_NOTICE_MS) / 1000;
 

@@ -18,6 +18,12 @@ import { FAULTS } from './faults.js';
 import { AGENT_PACE, cellRequest, runCell, settle, startDelegation, underWay } from './support.js';
 
 const MODE = 'stream';
+/**
+ * Seconds of latency between a worker and Temporal delay the activity task itself: its first
+ * heartbeat reaches the server 2-3.5 s after the attempt started. A user on such a link raises the
+ * heartbeat timeout above that round trip (docs/network-faults.md); every cell here does.
+ */
+const SLOW_LINK_TRACKING = { heartbeatTimeout: '5 seconds' };
 
 const temporal = useTemporal();
 const records: CellRecord[] = [];
@@ -82,7 +88,13 @@ describe('worker → Temporal', () => {
           agent,
           // A worker cut off for good does not fail the delegation: another worker finishes it.
           endless: { expect: 'completed', rescue: () => startWorker(temporal.server.address, taskQueue, agent) },
-          start: () => startDelegation(client, taskQueue, taskQueue, cellRequest('compat', MODE)),
+          start: () =>
+            startDelegation(
+              client,
+              taskQueue,
+              taskQueue,
+              cellRequest('compat', MODE, { tracking: SLOW_LINK_TRACKING }),
+            ),
           underWay: (handle) => underWay(handle, MODE),
         },
         reference,

@@ -9,7 +9,7 @@ import { durationMs, InvalidSettingError, optionalDurationMs } from '../../contr
 import { FailureType } from '../../contract/failure-types.js';
 
 export const TRACKING_DEFAULTS = {
-  heartbeatTimeout: '5 seconds',
+  heartbeatTimeout: '2.5 seconds',
   roundTimeout: '10 minutes',
   pollInitialInterval: '200 milliseconds',
   pollMaxInterval: '5 seconds',

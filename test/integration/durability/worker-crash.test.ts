@@ -1,3 +1,4 @@
+import proto from '@temporalio/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artifactText } from '../../../a2a/index.js';
 import { startDependencyCompatAgent, type RunningAgent } from '../../../agents/index.js';
@@ -60,6 +61,15 @@ describe('a worker killed in the middle of a delegation', () => {
       expect(artifact!.parts).toHaveLength(expected!.parts.length);
       expect(agent.stats.tasksCreated).toBe(1);
       expect(agent.stats.messageIds).toHaveLength(1);
+      // The retried turn moved the workflow off the dead worker's sticky queue: the task that took
+      // its result did not wait there for the sticky timeout first.
+      const { events } = await handle.fetchHistory();
+      const stickyTimeouts = events!.filter(
+        (e) =>
+          e.workflowTaskTimedOutEventAttributes?.timeoutType ===
+          proto.temporal.api.enums.v1.TimeoutType.TIMEOUT_TYPE_SCHEDULE_TO_START,
+      );
+      expect(stickyTimeouts).toEqual([]);
     });
   }
 });

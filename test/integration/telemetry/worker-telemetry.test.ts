@@ -51,7 +51,7 @@ describe('a traced delegation whose worker is killed', () => {
       client,
       taskQueue,
       // Its three chunks 5 s apart: the stream must still run when the kill lands, and the first chunk
-      // reaches the heartbeat details (throttled to 4 s here) well before it ends.
+      // reaches the heartbeat details (sent at most every second) well before it ends.
       compatRequest({
         mode: 'stream',
         text: 'Check payment-service for Node.js 24.',

@@ -23,7 +23,7 @@ import { parkedMemory } from './figures.js';
 import { HOSTILE_ALONGSIDE, measureHostility } from './phases/hostility.js';
 import { measureRelease } from './phases/release.js';
 import { measureResume } from './phases/resume.js';
-import { measureThroughput } from './phases/throughput.js';
+import { measureThroughputLevel } from './phases/throughput.js';
 import { measureTracing } from './phases/tracing.js';
 import { startOtlpSink } from './otlp-sink.js';
 import { Client } from '@temporalio/client';
@@ -129,29 +129,39 @@ async function runPhases(env: BenchEnv, settings: BenchSettings, results: BenchR
     results.throughput_per_s = {};
     results.throughput_runs = {};
     for (const level of settings.throughput.levels) {
+      // Each Temporal variant on a task queue and worker of its own: the visibility list that
+      // finds the questions costs the server more the more workflows its task queue has had,
+      // which made every variant pay for those run before it.
+      const measured = await measureThroughputLevel(
+        THROUGHPUT_VARIANTS,
+        level,
+        async (v) => {
+          const queue = `${taskQueue}-tp-c${level.concurrency}-${v}`;
+          const worker = v === 'direct' ? undefined : await env.spawnWorker(queue);
+          const delivery = visibilityListDelivery(env.client, queue, settings.throughput.listIntervalMs);
+          const many: TemporalRun = { client: env.client, taskQueue: queue, delivery };
+          return {
+            run:
+              v === 'direct'
+                ? () => direct()
+                : v === 'empty_workflow'
+                  ? () => emptyWorkflowRun(many)
+                  : () => temporalDelegation(many, v).then(() => {}),
+            close: async () => {
+              delivery.close();
+              await worker?.stop();
+            },
+          };
+        },
+        (v, half) =>
+          log(`throughput: ${v} c${level.concurrency}, half: ${half.per_s}/s (${half.completed} in ${half.seconds} s)`),
+      );
       for (const v of THROUGHPUT_VARIANTS) {
-        // Each Temporal variant on a task queue and worker of its own, warmed by one round at the
-        // level first: the visibility list that finds the questions costs the server more the more
-        // workflows its task queue has had, which made every variant pay for those run before it.
-        const queue = `${taskQueue}-tp-c${level.concurrency}-${v}`;
-        const worker = v === 'direct' ? undefined : await env.spawnWorker(queue);
-        const delivery = visibilityListDelivery(env.client, queue, settings.throughput.listIntervalMs);
-        const many: TemporalRun = { client: env.client, taskQueue: queue, delivery };
-        const run =
-          v === 'direct'
-            ? () => direct()
-            : v === 'empty_workflow'
-              ? () => emptyWorkflowRun(many)
-              : () => temporalDelegation(many, v).then(() => {});
-        await measureThroughput(run, { concurrency: level.concurrency, total: level.concurrency });
-        const measured = await measureThroughput(run, level);
-        delivery.close();
-        await worker?.stop();
         log(
-          `throughput: ${v} c${level.concurrency}: ${measured.per_s}/s (${measured.completed} in ${measured.seconds} s)`,
+          `throughput: ${v} c${level.concurrency}: ${measured[v].per_s}/s (${measured[v].completed} in ${measured[v].seconds} s)`,
         );
-        (results.throughput_per_s[v] ??= {})[`c${level.concurrency}`] = measured.per_s;
-        (results.throughput_runs[v] ??= {})[`c${level.concurrency}`] = measured;
+        (results.throughput_per_s[v] ??= {})[`c${level.concurrency}`] = measured[v].per_s;
+        (results.throughput_runs[v] ??= {})[`c${level.concurrency}`] = measured[v];
       }
     }
   }

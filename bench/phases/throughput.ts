@@ -16,6 +16,12 @@ export interface ThroughputResult {
   seconds: number;
 }
 
+/** One variant's delegations at a level: its own worker and answer delivery, closed after the level. */
+export interface ThroughputSubject {
+  run: () => Promise<void>;
+  close: () => Promise<void>;
+}
+
 export async function measureThroughput(
   run: () => Promise<void>,
   { concurrency, total }: ThroughputLevel,
@@ -31,4 +37,49 @@ export async function measureThroughput(
   await Promise.all(Array.from({ length: concurrency }, client));
   const seconds = (performance.now() - begin) / 1000;
   return { per_s: round(total / seconds), completed: total, seconds: round(seconds, 2) };
+}
+
+/**
+ * Every variant at one level, in two mirrored halves: the variants in order, then in reverse, each
+ * half completing half of `total`. The dev server slows as its store fills (at c200 its CPU per
+ * delegation rose from 52 to 65 ms over 4,000 delegations), which a single pass charged to the
+ * variants run last; mirrored, every variant sits at the same mean position, so the drift cancels
+ * in the ratios. Each subject is warmed by one round at the level when first opened.
+ */
+export async function measureThroughputLevel<V extends string>(
+  variants: readonly V[],
+  level: ThroughputLevel,
+  open: (variant: V) => Promise<ThroughputSubject>,
+  onHalf: (variant: V, half: ThroughputResult) => void = () => {},
+): Promise<Record<V, ThroughputResult>> {
+  const subjects = new Map<V, ThroughputSubject>();
+  const sums = new Map<V, { completed: number; seconds: number }>();
+  const firstHalf = Math.ceil(level.total / 2);
+  try {
+    for (const [order, total] of [
+      [variants, firstHalf],
+      [[...variants].reverse(), level.total - firstHalf],
+    ] as const) {
+      for (const variant of order) {
+        let subject = subjects.get(variant);
+        if (!subject) {
+          subject = await open(variant);
+          subjects.set(variant, subject);
+          await measureThroughput(subject.run, { concurrency: level.concurrency, total: level.concurrency });
+        }
+        const half = await measureThroughput(subject.run, { concurrency: level.concurrency, total });
+        onHalf(variant, half);
+        const sum = sums.get(variant) ?? { completed: 0, seconds: 0 };
+        sums.set(variant, { completed: sum.completed + half.completed, seconds: sum.seconds + half.seconds });
+      }
+    }
+  } finally {
+    for (const subject of subjects.values()) await subject.close();
+  }
+  return Object.fromEntries(
+    [...sums].map(([variant, { completed, seconds }]) => [
+      variant,
+      { per_s: round(completed / seconds), completed, seconds: round(seconds, 2) },
+    ]),
+  ) as Record<V, ThroughputResult>;
 }

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { measureThroughputLevel } from '../../../bench/phases/throughput.js';
+
+describe('measureThroughputLevel', () => {
+  it('runs the variants in order, then in reverse, warming and opening each once and closing all', async () => {
+    const calls: string[] = [];
+    const results = await measureThroughputLevel(['a', 'b', 'c'], { concurrency: 2, total: 6 }, async (v) => {
+      calls.push(`open ${v}`);
+      return {
+        run: async () => {
+          calls.push(v);
+        },
+        close: async () => {
+          calls.push(`close ${v}`);
+        },
+      };
+    });
+    expect(calls.join(' ')).toBe(
+      // warm-up (2) + first half (3) on opening, then the mirrored half (3)
+      'open a a a a a a open b b b b b b open c c c c c c c c c b b b a a a close a close b close c',
+    );
+    for (const v of ['a', 'b', 'c'] as const) expect(results[v].completed).toBe(6);
+  });
+
+  it('splits an odd total between the halves without losing a delegation', async () => {
+    let runs = 0;
+    const results = await measureThroughputLevel(['only'], { concurrency: 1, total: 5 }, async () => ({
+      run: async () => {
+        runs++;
+      },
+      close: async () => {},
+    }));
+    expect(results.only.completed).toBe(5);
+    expect(runs).toBe(1 + 5);
+  });
+});

@@ -23,9 +23,11 @@ export function handleAnswers<R>(update: UpdateDefinition<R, [AnswerInput]>, tak
       if (why) throw new Error(why);
     },
   });
-  setHandler(answerSignal, async (answer) => {
+  // Not async: a delegation takes an answer synchronously, and a handler that returns no promise costs none.
+  setHandler(answerSignal, (answer) => {
     const why = taker.rejectionOf(answer);
-    if (why) log.warn('answer signal ignored', { reason: why });
-    else await taker.take(answer, answer.answerId ?? uuid4());
+    if (why) return log.warn('answer signal ignored', { reason: why });
+    const taken = taker.take(answer, answer.answerId ?? uuid4());
+    return taken instanceof Promise ? taken.then(() => undefined) : undefined;
   });
 }

@@ -53,19 +53,12 @@ async function replyTo(run: Delegation, watch: () => Promise<TrackOutcome>): Pro
     settings.inputTimeoutMs === undefined ? undefined : Date.parse(question.askedAt) + settings.inputTimeoutMs;
   for (;;) {
     const timeoutMs = deadline === undefined ? undefined : Math.max(0, deadline - Date.now());
-    const waiting = new CancellationScope();
     const woken = () => state.answered || workflowInfo().continueAsNewSuggested;
-    const answered = waiting.run(() =>
-      timeoutMs === undefined ? condition(woken).then(() => true) : condition(woken, timeoutMs),
-    );
     // An input question is only ever ended by an answer (or the deadline); an auth question also by the agent.
-    const watching = question.state === 'TASK_STATE_AUTH_REQUIRED' ? waiting.run(watch) : undefined;
-    const first = await Promise.race([
-      answered.then((ok) => ({ ok })),
-      ...(watching ? [watching.then((resumedByAgent) => ({ resumedByAgent }))] : []),
-    ]);
-    waiting.cancel();
-    await Promise.allSettled(watching ? [answered, watching] : [answered]);
+    const first =
+      question.state === 'TASK_STATE_AUTH_REQUIRED'
+        ? await answeredOrResumed(woken, timeoutMs, watch)
+        : { ok: await answered(woken, timeoutMs) };
     if ('resumedByAgent' in first) return { resumedByAgent: first.resumedByAgent };
     if (state.answered) {
       const { answer, receipt } = state.takeAnswer();
@@ -83,4 +76,27 @@ async function replyTo(run: Delegation, watch: () => Promise<TrackOutcome>): Pro
     nonRetryable: true,
     message: `Nobody answered ${name}'s question within ${String(input.inputTimeout)} ("${question.text}"); ${canceled ? `the remote task ${taskId} was canceled` : `canceling the remote task ${taskId} failed (${state.status.remoteCancel})`}. Start the delegation again and answer within the deadline, or raise inputTimeout.`,
   });
+}
+
+/** Whether `woken` became true (false: `timeoutMs` passed first). */
+function answered(woken: () => boolean, timeoutMs: number | undefined): Promise<boolean> {
+  return timeoutMs === undefined ? condition(woken).then(() => true) : condition(woken, timeoutMs);
+}
+
+/** The wait of an auth question: the answer (or the deadline), or the task resumed by the agent, whichever comes first; the other is cancelled. */
+async function answeredOrResumed(
+  woken: () => boolean,
+  timeoutMs: number | undefined,
+  watch: () => Promise<TrackOutcome>,
+): Promise<{ ok: boolean } | { resumedByAgent: TrackOutcome }> {
+  const waiting = new CancellationScope();
+  const answer = waiting.run(() => answered(woken, timeoutMs));
+  const watching = waiting.run(watch);
+  const first = await Promise.race([
+    answer.then((ok) => ({ ok })),
+    watching.then((resumedByAgent) => ({ resumedByAgent })),
+  ]);
+  waiting.cancel();
+  await Promise.allSettled([answer, watching]);
+  return first;
 }

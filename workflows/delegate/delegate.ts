@@ -21,6 +21,7 @@ export async function delegate(input: DelegateInput): Promise<DelegateResult> {
   } catch (err) {
     throw await run.end(err);
   } finally {
-    await run.close();
+    const closing = run.close();
+    if (closing) await closing;
   }
 }

@@ -46,6 +46,8 @@ export class DelegationPublisher {
   private flushing = false;
   private noticed = '';
   private sent: number;
+  /** Settled once: each flush is one reaction to it (one promise, where `Promise.resolve().then` makes two; the SDK captures a stack trace for every promise a workflow creates). */
+  private readonly settled = Promise.resolve();
 
   /** `resume`: what a previous run of this delegation published (the parent keeps counting notices; continue-as-new keeps search attributes, read from `workflowInfo()`). */
   constructor(resume?: Pick<ResumeState, 'noticesSent'>) {
@@ -69,7 +71,7 @@ export class DelegationPublisher {
       this.flushing = true;
       // Runs before the activation completes (its microtasks all run first), after every
       // transition of this activation, and before the command that ends the run.
-      void Promise.resolve().then(() => this.flush());
+      void this.settled.then(() => this.flush());
     }
   }
 

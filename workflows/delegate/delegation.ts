@@ -155,7 +155,7 @@ export class Delegation {
     const result = resultOf(this.input, this.state, end);
     this.state.completed();
     this.metrics.completed(this.state.status.rounds);
-    await condition(allHandlersFinished);
+    if (!allHandlersFinished()) await condition(allHandlersFinished);
     return result;
   }
 
@@ -211,8 +211,9 @@ export class Delegation {
   }
 
   /** Gives back what the tracker holds at the agent (push config), once, however the run ended. */
-  async close(): Promise<void> {
-    if (!this.handedOver && !this.unreachable) await this.tracker?.close();
+  close(): Promise<void> | undefined {
+    // Not async, nor the modes' close that have nothing to give back: the SDK captures a stack trace for every promise a workflow makes.
+    return this.handedOver || this.unreachable ? undefined : this.tracker?.close();
   }
 
   /**

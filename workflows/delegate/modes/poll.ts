@@ -11,7 +11,7 @@ export function pollMode(run: Delegation): Tracker {
   return {
     send: (message: Message): Promise<AfterSend> => sendTurn(run, message, 'poll'),
     follow: () => trackRound(run, 'poll'),
-    close: async () => {},
+    close: () => undefined,
     carried: () => ({ pushConfigId: undefined }),
   };
 }

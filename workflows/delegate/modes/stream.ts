@@ -11,7 +11,7 @@ export function streamMode(run: Delegation): Tracker {
   return {
     send: (message: Message): Promise<AfterSend> => sendTurn(run, message, 'stream'),
     follow: () => trackRound(run, 'stream'),
-    close: async () => {},
+    close: () => undefined,
     carried: () => ({ pushConfigId: undefined }),
   };
 }

@@ -17,8 +17,8 @@ export interface Tracker {
   send(message: Message): Promise<AfterSend>;
   /** One tracking round: follows the task until it decides (terminal, or a new question) or the round ends (`running`). */
   follow(): Promise<TrackOutcome>;
-  /** The delegation ends, whatever the way: give back what the mode holds at the agent. */
-  close(): Promise<void>;
+  /** The delegation ends, whatever the way: give back what the mode holds at the agent (undefined: nothing to give back). */
+  close(): Promise<void> | undefined;
   /** What the next run needs to go on following the task (continue-as-new). */
   carried(): Carry<'pushConfigId'>;
 }

@@ -239,13 +239,17 @@ export class PushNotices {
   }
 
   /** Runs a send or read of the task; the receiver is told `later` meanwhile. */
-  async during<T>(io: () => Promise<T>): Promise<T> {
+  during<T>(io: () => Promise<T>): Promise<T> {
     this.busy += 1;
-    try {
-      return await io();
-    } finally {
-      this.busy -= 1;
-    }
+    const done = () => (this.busy -= 1);
+    // Not async: one reaction instead of an async function's promises (the SDK traces each one).
+    return io().then(
+      (value) => (done(), value),
+      (err: unknown) => {
+        done();
+        throw err;
+      },
+    );
   }
 
   /** The notice is about the task and config followed, and not the question already answered. */

@@ -24,6 +24,7 @@ import { HOSTILE_ALONGSIDE, measureHostility } from './phases/hostility.js';
 import { measureRelease } from './phases/release.js';
 import { measureResume } from './phases/resume.js';
 import { measureThroughputLevel } from './phases/throughput.js';
+import { cpuSeconds } from './server-cost/cpu.js';
 import { measureTracing } from './phases/tracing.js';
 import { startOtlpSink } from './otlp-sink.js';
 import { Client } from '@temporalio/client';
@@ -151,6 +152,12 @@ async function runPhases(env: BenchEnv, settings: BenchSettings, results: BenchR
               delivery.close();
               await worker?.stop();
             },
+            // What each delegation costs the server (CPU, requests by method) and the variant's worker.
+            counters: async () => ({
+              server_cpu_ms: cpuSeconds(env.server.process.pid!, true) * 1000,
+              ...(worker ? { worker_cpu_ms: cpuSeconds(worker.pid) * 1000 } : {}),
+              ...(await env.serverRequests()),
+            }),
           };
         },
         (v, half) =>

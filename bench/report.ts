@@ -47,6 +47,14 @@ export function markdownReport(r: BenchResults): string {
         `Throughput delegate_stream / blocking_activity: ${ratios.map(([c, x]) => `${x} at ${c}`).join(', ')} (empty_workflow: a workflow that returns at once, the ceiling of this server and worker).`,
         '',
       );
+    const costs = Object.entries(r.throughput_runs ?? {}).flatMap(([v, levels]) =>
+      Object.entries(levels ?? {}).flatMap(([c, run]) => {
+        const d = run.per_delegation;
+        return d?.server_cpu_ms === undefined ? [] : [[`${v} ${c}`, fmt(d.server_cpu_ms), fmt(d.worker_cpu_ms)]];
+      }),
+    );
+    if (costs.length)
+      out.push(table(['throughput run', 'server CPU ms/delegation', 'worker CPU ms/delegation'], costs), '');
   }
 
   if (r.tracing) {

@@ -14,12 +14,16 @@ export interface ThroughputResult {
   per_s: number;
   completed: number;
   seconds: number;
+  /** Each of the subject's counters (see {@link ThroughputSubject.counters}) per delegation measured. */
+  per_delegation?: Record<string, number>;
 }
 
 /** One variant's delegations at a level: its own worker and answer delivery, closed after the level. */
 export interface ThroughputSubject {
   run: () => Promise<void>;
   close: () => Promise<void>;
+  /** Cumulative counters (CPU ms, server requests by method) read before and after each half. */
+  counters?: () => Promise<Record<string, number>>;
 }
 
 export async function measureThroughput(
@@ -53,7 +57,7 @@ export async function measureThroughputLevel<V extends string>(
   onHalf: (variant: V, half: ThroughputResult) => void = () => {},
 ): Promise<Record<V, ThroughputResult>> {
   const subjects = new Map<V, ThroughputSubject>();
-  const sums = new Map<V, { completed: number; seconds: number }>();
+  const sums = new Map<V, { completed: number; seconds: number; counted: Record<string, number> }>();
   const firstHalf = Math.ceil(level.total / 2);
   try {
     for (const [order, total] of [
@@ -67,19 +71,36 @@ export async function measureThroughputLevel<V extends string>(
           subjects.set(variant, subject);
           await measureThroughput(subject.run, { concurrency: level.concurrency, total: level.concurrency });
         }
+        const before = await subject.counters?.();
         const half = await measureThroughput(subject.run, { concurrency: level.concurrency, total });
+        const after = await subject.counters?.();
         onHalf(variant, half);
-        const sum = sums.get(variant) ?? { completed: 0, seconds: 0 };
-        sums.set(variant, { completed: sum.completed + half.completed, seconds: sum.seconds + half.seconds });
+        const sum = sums.get(variant) ?? { completed: 0, seconds: 0, counted: {} };
+        for (const [name, value] of Object.entries(after ?? {}))
+          sum.counted[name] = (sum.counted[name] ?? 0) + value - (before?.[name] ?? 0);
+        sums.set(variant, { ...sum, completed: sum.completed + half.completed, seconds: sum.seconds + half.seconds });
       }
     }
   } finally {
     for (const subject of subjects.values()) await subject.close();
   }
   return Object.fromEntries(
-    [...sums].map(([variant, { completed, seconds }]) => [
+    [...sums].map(([variant, { completed, seconds, counted }]) => [
       variant,
-      { per_s: round(completed / seconds), completed, seconds: round(seconds, 2) },
+      {
+        per_s: round(completed / seconds),
+        completed,
+        seconds: round(seconds, 2),
+        ...(Object.keys(counted).length
+          ? {
+              per_delegation: Object.fromEntries(
+                Object.entries(counted)
+                  .filter(([, n]) => n > 0)
+                  .map(([name, n]) => [name, round(n / completed, 2)]),
+              ),
+            }
+          : {}),
+      },
     ]),
   ) as Record<V, ThroughputResult>;
 }

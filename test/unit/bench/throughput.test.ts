@@ -33,4 +33,16 @@ describe('measureThroughputLevel', () => {
     expect(results.only.completed).toBe(5);
     expect(runs).toBe(1 + 5);
   });
+
+  it('reports the counters per measured delegation, not counting the warm-up', async () => {
+    let requests = 0;
+    const results = await measureThroughputLevel(['v'], { concurrency: 2, total: 4 }, async () => ({
+      run: async () => {
+        requests += 3;
+      },
+      close: async () => {},
+      counters: async () => ({ requests, idle: 0 }),
+    }));
+    expect(results.v.per_delegation).toEqual({ requests: 3 });
+  });
 });

@@ -76,9 +76,11 @@ export async function measureThroughputLevel<V extends string>(
         const after = await subject.counters?.();
         onHalf(variant, half);
         const sum = sums.get(variant) ?? { completed: 0, seconds: 0, counted: {} };
+        sums.set(variant, sum);
+        sum.completed += half.completed;
+        sum.seconds += half.seconds;
         for (const [name, value] of Object.entries(after ?? {}))
           sum.counted[name] = (sum.counted[name] ?? 0) + value - (before?.[name] ?? 0);
-        sums.set(variant, { ...sum, completed: sum.completed + half.completed, seconds: sum.seconds + half.seconds });
       }
     }
   } finally {

@@ -17,9 +17,12 @@ export interface GetTaskInput {
   /** The delegation's context: a task of another context is refused (no cross-talk). */
   contextId?: string;
   /**
-   * Push mode's first read after a send: registers this push config for the task first, then
-   * reads, in that order (nothing the agent does between them is missed), in one activity task
-   * instead of two. A retry registers the same config id again, which replaces it.
+   * Push mode's first read after a send: reads the task, and when it still works (or waits for
+   * out-of-band authentication, which a delivery announces) registers this push config for it and
+   * reads again, in that order (nothing the agent does between them is missed), in one activity
+   * task. A task that has decided by the first read (asks for input, or ended) needs no config: its
+   * agent delivers nothing, and the send of the answer registers one if the task then works. A
+   * retry registers the same config id again, which replaces it.
    */
   register?: { configId: string };
   /** Push mode: the config held for the task (its deliveries wait while this read runs; see push-local-state.ts). */
@@ -42,10 +45,10 @@ export function getTask(deps: ActivityDeps, input: GetTaskInput): Promise<GetTas
   return withPushIo(
     register?.configId ?? input.pushConfigId,
     async (): Promise<GetTaskOutcome> => {
-      if (register)
-        await registerPushConfig(deps, { agent: input.agent, taskId: input.taskId, configId: register.configId });
       const read = await readTask(deps, input);
-      return register ? { ...read, pushConfigRegistered: register.configId } : read;
+      if (!register || !needsPushConfig(read.phase)) return read;
+      await registerPushConfig(deps, { agent: input.agent, taskId: input.taskId, configId: register.configId });
+      return { ...(await readTask(deps, input)), pushConfigRegistered: register.configId };
     },
     (outcome) => ENDED_PHASES.has(outcome.phase),
   );
@@ -77,4 +80,13 @@ function readTask(deps: ActivityDeps, input: GetTaskInput): Promise<TrackOutcome
       });
     }),
   );
+}
+
+/**
+ * Whether a task in `phase` needs a push config to be followed: it works on, or waits for
+ * authentication that arrives out of band. One that asks for input waits for our answer (its
+ * deliveries could only repeat the question), and one that ended delivers nothing more.
+ */
+export function needsPushConfig(phase: TrackOutcome['phase']): boolean {
+  return phase === 'running' || phase === 'auth-required';
 }

@@ -1,15 +1,16 @@
 /**
- * Push mode's first steps after a send, in the send's own activity: register the push config for
- * the task the send created, then read the task once. The read comes after the registration, so
- * nothing the agent did before it can be missed; a task that already decided (an agent that works
- * fast) needs no delivery at all (and a config lasts until its task ends: nothing to give back). Each
- * step is best effort: one that fails leaves the workflow to do it as it would without this (the
- * registration with its first read, which replaces a config of the same id; a read as usual).
+ * Push mode's first steps after a send, in the send's own activity: read the task once and, when
+ * it still works, register the push config for it and read again (get-task.ts). That read comes
+ * after the registration, so nothing the agent did before it can be missed; a task that decided by
+ * the first read (an agent that works fast) needs no config and no delivery at all, and its
+ * agent sends none (a config lasts until its task ends: nothing to give back). Each step is best
+ * effort: one that fails leaves the workflow to do it as it would without this (the registration
+ * with its first read, which replaces a config of the same id; a read as usual).
  */
 import { CancelledFailure, Context, log } from '@temporalio/activity';
 import type { AgentRef } from '../contract/delegation-types.js';
 import type { ActivityDeps } from './deps.js';
-import { getTask, type GetTaskOutcome } from './get-task.js';
+import { getTask, needsPushConfig, type GetTaskOutcome } from './get-task.js';
 import { registerPushConfig } from './push-config.js';
 import type { SendMessageInput, SendOutcome } from './send-message.js';
 import { ENDED_PHASES } from './task-outcome.js';
@@ -39,8 +40,10 @@ export async function followUpPush(
   if (!configId) return sent; // the agent answered on another task: the workflow registers for it
   try {
     if (decided) {
-      // A question: nothing reads until it is answered, so the config is registered now, alone.
-      if (!('register' in push)) return sent;
+      // A question for us: nothing to follow until it is answered (the answer's send registers).
+      // Out-of-band authentication: nothing reads until a delivery says it arrived, so the config
+      // is registered now, alone.
+      if (!('register' in push) || !needsPushConfig(decided.phase)) return sent;
       await registerPushConfig(deps, { agent, taskId: task.id, configId });
       return { ...sent, pushConfigRegistered: configId };
     }

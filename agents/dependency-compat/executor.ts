@@ -50,6 +50,8 @@ async function runStep(turn: TaskTurn, conversation: CompatConversation, step: C
       return;
     case 'ask':
       turn.working();
+      // Only when asked to: the question otherwise follows in the same tick, as one stream write.
+      if (turn.settings.askDelayMs > 0 && !(await turn.delay(turn.settings.askDelayMs))) return;
       turn.ask(
         step.auth ? TaskState.TASK_STATE_AUTH_REQUIRED : TaskState.TASK_STATE_INPUT_REQUIRED,
         step.question,

@@ -31,6 +31,8 @@ export interface TurnSettings {
   chunkDelayMs: number;
   /** Wait before the turn's first event (a slow acknowledgement); 0 unless a message sets it. */
   ackDelayMs: number;
+  /** How long the task works before it asks a question; 0 (at once) unless a message sets it. */
+  askDelayMs: number;
 }
 
 export interface DelayDefaults {
@@ -51,18 +53,21 @@ export function resolveTurnSettings(conversation: readonly Message[], defaults: 
   let workDelayMs: number | undefined;
   let chunkDelayMs: number | undefined;
   let ackDelayMs: number | undefined;
+  let askDelayMs: number | undefined;
   for (const message of conversation) {
     if (message.role !== Role.ROLE_USER) continue;
     scenario = scenarioOf(message) ?? scenario;
     workDelayMs = metadataDelay(message, 'workDelayMs') ?? workDelayMs;
     chunkDelayMs = metadataDelay(message, 'chunkDelayMs') ?? chunkDelayMs;
     ackDelayMs = metadataDelay(message, 'ackDelayMs') ?? ackDelayMs;
+    askDelayMs = metadataDelay(message, 'askDelayMs') ?? askDelayMs;
   }
   return {
     scenario,
     workDelayMs: workDelayMs ?? defaults.workDelayMs,
     chunkDelayMs: chunkDelayMs ?? (scenario === 'slow' ? SLOW_CHUNK_DELAY_MS : defaults.chunkDelayMs),
     ackDelayMs: ackDelayMs ?? 0,
+    askDelayMs: askDelayMs ?? 0,
   };
 }
 

@@ -1,6 +1,6 @@
 /**
- * Push mode's reads: the one its send makes (registering the config first), then those after a
- * delivery, tried first as a local activity (one marker in history) and, when that attempt
+ * Push mode's reads: the one its send makes (registering the config, and reading again, when the
+ * task still works), then those after a delivery, tried first as a local activity (one marker in history) and, when that attempt
  * fails, as an activity with its retries, heartbeats and status.
  */
 import { ApplicationFailure } from '@temporalio/common';
@@ -70,6 +70,34 @@ describe('a push send', () => {
     expect(read).toMatchObject({ pushConfigId: configId });
     agent.expectPlayed();
   });
+  it('holds no config at a question the send found: the send of the answer registers one for the task', async () => {
+    let configId = '';
+    const { handle, agent } = await temporal.start('delegate', request, [
+      // The first read found the question: the activity registered nothing.
+      {
+        call: 'a2a.sendMessage',
+        answer: sentAndRead(outcome('input-required', { text: 'Which Node.js?', messageId: 'q1' })),
+      },
+      {
+        call: 'a2a.sendMessage',
+        answer: (input) => {
+          configId = (input.push as { register: { configId: string } }).register.configId;
+          return sentAndRead(outcome('running'), configId)(input);
+        },
+      },
+      { call: 'a2a.getTask', answer: outcome('completed') },
+    ]);
+    await questionOf(handle, 'q1');
+    await handle.executeUpdate(answerUpdate, { args: [{ text: 'Node.js 24', questionId: 'q1' }] });
+    expect(await handle.result()).toMatchObject({ state: 'TASK_STATE_COMPLETED' });
+    const [first] = agent.inputsOf('a2a.sendMessage');
+    expect(first?.push).toMatchObject({ register: { configId: expect.any(String) } });
+    expect(configId).not.toBe((first?.push as { register: { configId: string } }).register.configId);
+    expect(agent.inputsOf('a2a.getTask')[0]).toMatchObject({ pushConfigId: configId });
+    expect(agent.inputsOf('a2a.registerPushConfig')).toEqual([]);
+    agent.expectPlayed();
+  });
+
   it('takes a delivery signalled while it runs (the receiver could not ask) and reads after it, not at the safety net', async () => {
     let started: () => void = () => {};
     const handleKnown = new Promise<void>((resolve) => (started = resolve));

@@ -44,12 +44,15 @@ afterAll(async () => {
 /** Bidi and zero-width characters a log viewer would act on or hide. */
 const BIDI = /[\u200b-\u200f\u202a-\u202e\u2066-\u2069]/;
 
-/** A push delegation to the sample agent that waits for its question to be answered. */
+/**
+ * A push delegation to the sample agent that waits for its question to be answered, holding a
+ * push config (the task works a little before it asks; one asked at once would need none).
+ */
 async function waitingDelegation(name: string) {
   const handle = await startDelegate(
     rig.client,
     rig.taskQueue,
-    compatRequest({ mode: 'push', tracking: { pushSafetyNetInterval: '1 hour' } }),
+    compatRequest({ mode: 'push', metadata: { askDelayMs: 200 }, tracking: { pushSafetyNetInterval: '1 hour' } }),
     `${name}-${Date.now()}`,
   );
   const question = await waitForQuestion(handle);

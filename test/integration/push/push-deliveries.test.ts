@@ -46,10 +46,11 @@ describe('push deliveries at the receiver', () => {
   it('refuses forged deliveries with the right status, counts them, and they change nothing', async () => {
     const client = await temporal.client();
     await withPushWorker(temporal, agent, receiver.url, async (taskQueue) => {
+      // The task works before it asks, so the delegation holds a push config at the question.
       const handle = await startDelegate(
         client,
         taskQueue,
-        compatRequest({ mode: 'push', tracking: { pushSafetyNetInterval: '1 hour' } }),
+        compatRequest({ mode: 'push', metadata: { askDelayMs: 300 }, tracking: { pushSafetyNetInterval: '1 hour' } }),
       );
       const question = await waitForQuestion(handle);
       const { workflowId } = handle;
@@ -243,7 +244,8 @@ describe('push deliveries at the receiver', () => {
       withPushWorker(temporal, agent, publicUrl, async (taskQueue) => {
         const request = compatRequest({
           mode: 'push',
-          metadata: { scenario: 'second-question' },
+          // Work before each question: every turn is followed by deliveries.
+          metadata: { scenario: 'second-question', askDelayMs: 200 },
           tracking: { pushSafetyNetInterval: '1 hour' },
         });
         const handle = await startDelegate(client, taskQueue, request);

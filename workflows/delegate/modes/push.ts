@@ -1,7 +1,7 @@
 /**
- * Push mode: SendMessage with `returnImmediately`, then the first GetTask registers a push config
- * at the agent for the task (its credential derived from the receiver secret inside the
- * activity) before it reads; then the workflow waits — no activity runs, no connection stays
+ * Push mode: SendMessage with `returnImmediately`, then a GetTask; a task still working then gets
+ * a push config registered at the agent (its credential derived from the receiver secret inside
+ * the activity) and is read again; then the workflow waits — no activity runs, no connection stays
  * open — for a `taskUpdated` notice from the webhook receiver (or the safety-net timer) and reads
  * the task with GetTask: first as a local activity in the workflow task the notice woke, then,
  * when that attempt fails or is slow, as an activity with retries (see activity-proxies.ts). A
@@ -105,8 +105,8 @@ export function pushMode(run: Delegation): Tracker {
   /**
    * Registered after the send: the task id (part of the credential) is known only now. When a
    * read follows (the task is running), the read registers it first, in the same activity, so
-   * nothing the agent did before is missed; when the send already brought a question, nothing may
-   * read for a while (an input question is only ended by the answer), so it is registered now.
+   * nothing the agent did before is missed; when the send brought an authentication question,
+   * nothing reads until a delivery says it was resolved out of band, so it is registered now.
    */
   const register = async (taskId: string, readFollows: boolean, configId = uuid4()): Promise<void> => {
     await unregister();
@@ -138,8 +138,8 @@ export function pushMode(run: Delegation): Tracker {
         // must not delay the reads about the answer a person just gave (each send is a person's or
         // the delegation's own, never the agent's, so this cannot be driven by the agent).
         wakeUps.reset();
-        // The send registers the config for the task it creates, or reads the task a config is held
-        // for, once: an agent that is quick has decided by then, and no delivery is waited for.
+        // The send reads the task it creates or answers once (registering a config for it first
+        // when it still works): an agent that is quick has decided by then, and needs no config.
         const fresh = config ? undefined : uuid4();
         const sent = await notices.during(() =>
           sendAndAdopt(run, message, fresh ? { register: { configId: fresh } } : { registered: config! }),
@@ -151,7 +151,10 @@ export function pushMode(run: Delegation): Tracker {
         // What the agent delivered during the send is offered again now (the `later` answer).
         readAtOnce = !sent.read;
         if (ended(phase)) forgetEndedWith(task.id);
-        else if (config?.taskId !== task.id) await register(task.id, phase === 'running', fresh);
+        else if (config?.taskId === task.id) return after;
+        // A question for us needs no config until the answer's send finds the task working again.
+        else if (phase !== 'input-required') await register(task.id, phase === 'running', fresh);
+        else if (config) await unregister();
         return after;
       }),
 
@@ -182,19 +185,22 @@ export function pushMode(run: Delegation): Tracker {
         `${registering ? 'Register push config and GetTask' : 'GetTask'} ${state.taskId} at ${name} (push)`,
       ];
       // Locally first (one marker); an agent that fails or is slow gets the activity's retries and status.
-      const { pushConfigRegistered: _registered, ...outcome } = await notices.during(() =>
+      const { pushConfigRegistered: registered, ...outcome } = await notices.during(() =>
         acts.getTaskLocally(...read).catch((err: unknown) => {
           if (isCancellation(err)) throw err;
           return acts.getTask(...read);
         }),
       );
       if (ended(outcome.phase)) forgetEndedWith(state.taskId!);
+      // A read that found a question did not register: the agent holds no config to delete.
+      else if (registering && !registered && outcome.phase === 'input-required') hold(undefined);
       readAtOnce = outcome.phase !== 'running';
       if (outcome.phase === 'input-required' || outcome.phase === 'auth-required') disarmSafetyNet();
       return outcome;
     },
 
-    close: unregister,
+    // Not the async function when nothing is held: each promise costs the SDK a stack capture.
+    close: () => (config ? unregister() : undefined),
     carried: () => ({ pushConfigId: config?.configId }),
   };
 }

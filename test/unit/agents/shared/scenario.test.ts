@@ -15,6 +15,7 @@ describe('resolveTurnSettings', () => {
       scenario: undefined,
       ...defaults,
       ackDelayMs: 0,
+      askDelayMs: 0,
     });
   });
 
@@ -46,6 +47,12 @@ describe('resolveTurnSettings', () => {
   it('reads delay overrides, numeric strings included, and ignores invalid ones', () => {
     const settings = resolveTurnSettings([message(Role.ROLE_USER, { workDelayMs: '0', chunkDelayMs: -4 })], defaults);
     expect(settings).toMatchObject({ workDelayMs: 0, chunkDelayMs: 150 });
+  });
+
+  it('reads askDelayMs (work before a question) from any user message, 0 when none sets it', () => {
+    const first = message(Role.ROLE_USER, { askDelayMs: 300 });
+    expect(resolveTurnSettings([message(Role.ROLE_USER)], defaults).askDelayMs).toBe(0);
+    expect(resolveTurnSettings([first, message(Role.ROLE_USER)], defaults).askDelayMs).toBe(300);
   });
 
   it('reads ackDelayMs (a slow acknowledgement) from any user message, 0 when none sets it', () => {

@@ -10,7 +10,7 @@ import { Runtime } from '@temporalio/worker';
 import { packageRoot } from '../platform/paths.js';
 import { writeWorkflowBundle } from '../platform/workflow-bundle.js';
 import { loadWorkerConfig } from '../worker/config.js';
-import { startBenchEnv, type BenchEnv } from './bench-env.js';
+import { startBenchEnv, type BenchEnv, type BenchEnvOptions } from './bench-env.js';
 import { parseArgs, type BenchSettings } from './bench-settings.js';
 import { describePollDelivery } from './delivery/describe-poll.js';
 import { visibilityListDelivery } from './delivery/visibility-list.js';
@@ -49,7 +49,7 @@ async function main(): Promise<void> {
   log(
     `mode ${settings.mode}: ${settings.phases.join(', ')}; starting the dev server, the agent and the workflow bundle`,
   );
-  const env = await startBenchEnv({
+  const envOptions: BenchEnvOptions = {
     dynamicConfig: settings.defaultServerConfig ? {} : DEV_SERVER_DYNAMIC_CONFIG,
     cpuProfileDir: settings.cpuProfileDir,
     workerEnv: {
@@ -57,7 +57,8 @@ async function main(): Promise<void> {
       ...(settings.workerOptions ? { BENCH_WORKER_OPTIONS: settings.workerOptions } : {}),
     },
     log,
-  });
+  };
+  const env = await startBenchEnv(envOptions);
   const stop = () => void env.close().finally(() => process.exit(130));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
@@ -68,7 +69,7 @@ async function main(): Promise<void> {
     settings: { ...settings, dev_server_dynamic_config: settings.defaultServerConfig ? {} : DEV_SERVER_DYNAMIC_CONFIG },
   };
   try {
-    await runPhases(env, settings, results);
+    await runPhases(env, () => startBenchEnv(envOptions), settings, results);
   } finally {
     await env.close();
   }
@@ -80,7 +81,12 @@ async function main(): Promise<void> {
   console.log(markdownReport(results));
 }
 
-async function runPhases(env: BenchEnv, settings: BenchSettings, results: BenchResults): Promise<void> {
+async function runPhases(
+  env: BenchEnv,
+  freshEnv: () => Promise<BenchEnv>,
+  settings: BenchSettings,
+  results: BenchResults,
+): Promise<void> {
   const taskQueue = `bench-main-${process.pid}`;
   const needsMain = settings.phases.some(
     (p) => p === 'latency' || p === 'throughput' || p === 'history' || p === 'tracing',
@@ -130,6 +136,9 @@ async function runPhases(env: BenchEnv, settings: BenchSettings, results: BenchR
     results.throughput_per_s = {};
     results.throughput_runs = {};
     for (const level of settings.throughput.levels) {
+      // Each level on a dev server of its own: its store holds only the level's delegations (the
+      // server slows as its store fills, by a third over the earlier phases' and levels' workflows).
+      const levelEnv = await freshEnv();
       // Each Temporal variant on a task queue and worker of its own: the visibility list that
       // finds the questions costs the server more the more workflows its task queue has had,
       // which made every variant pay for those run before it.
@@ -138,9 +147,9 @@ async function runPhases(env: BenchEnv, settings: BenchSettings, results: BenchR
         level,
         async (v) => {
           const queue = `${taskQueue}-tp-c${level.concurrency}-${v}`;
-          const worker = v === 'direct' ? undefined : await env.spawnWorker(queue);
-          const delivery = visibilityListDelivery(env.client, queue, settings.throughput.listIntervalMs);
-          const many: TemporalRun = { client: env.client, taskQueue: queue, delivery };
+          const worker = v === 'direct' ? undefined : await levelEnv.spawnWorker(queue);
+          const delivery = visibilityListDelivery(levelEnv.client, queue, settings.throughput.listIntervalMs);
+          const many: TemporalRun = { client: levelEnv.client, taskQueue: queue, delivery };
           return {
             run:
               v === 'direct'
@@ -154,15 +163,15 @@ async function runPhases(env: BenchEnv, settings: BenchSettings, results: BenchR
             },
             // What each delegation costs the server (CPU, requests by method) and the variant's worker.
             counters: async () => ({
-              server_cpu_ms: cpuSeconds(env.server.process.pid!, true) * 1000,
+              server_cpu_ms: cpuSeconds(levelEnv.server.process.pid!, true) * 1000,
               ...(worker ? { worker_cpu_ms: cpuSeconds(worker.pid) * 1000 } : {}),
-              ...(await env.serverRequests()),
+              ...(await levelEnv.serverRequests()),
             }),
           };
         },
         (v, half) =>
           log(`throughput: ${v} c${level.concurrency}, half: ${half.per_s}/s (${half.completed} in ${half.seconds} s)`),
-      );
+      ).finally(() => levelEnv.close());
       for (const v of THROUGHPUT_VARIANTS) {
         log(
           `throughput: ${v} c${level.concurrency}: ${measured[v].per_s}/s (${measured[v].completed} in ${measured[v].seconds} s)`,

@@ -3,7 +3,8 @@ import type { AgentRef, StatusKey } from '../contract/delegation-types.js';
 import { clientFor, taskViewOptions, type ActivityDeps } from './deps.js';
 import { asActivity } from './failures.js';
 import { withinPayloadLimit } from './payload-limit.js';
-import { ENDED_PHASES, phaseOf, TaskView, type TrackOutcome } from './task-outcome.js';
+import { ENDED_PHASES, needsPushConfig } from '../contract/track-phase.js';
+import { phaseOf, TaskView, type TrackOutcome } from './task-outcome.js';
 import { whileHeartbeating } from './heartbeat.js';
 import { READ_AS_IT_ARRIVES_BYTES, withTaskRead } from './task-read.js';
 import { registerPushConfig } from './push-config.js';
@@ -80,13 +81,4 @@ function readTask(deps: ActivityDeps, input: GetTaskInput): Promise<TrackOutcome
       });
     }),
   );
-}
-
-/**
- * Whether a task in `phase` needs a push config to be followed: it works on, or waits for
- * authentication that arrives out of band. One that asks for input waits for our answer (its
- * deliveries could only repeat the question), and one that ended delivers nothing more.
- */
-export function needsPushConfig(phase: TrackOutcome['phase']): boolean {
-  return phase === 'running' || phase === 'auth-required';
 }

@@ -10,10 +10,10 @@
 import { CancelledFailure, Context, log } from '@temporalio/activity';
 import type { AgentRef } from '../contract/delegation-types.js';
 import type { ActivityDeps } from './deps.js';
-import { getTask, needsPushConfig, type GetTaskOutcome } from './get-task.js';
+import { getTask, type GetTaskOutcome } from './get-task.js';
 import { registerPushConfig } from './push-config.js';
 import type { SendMessageInput, SendOutcome } from './send-message.js';
-import { ENDED_PHASES } from './task-outcome.js';
+import { ENDED_PHASES, needsPushConfig } from '../contract/track-phase.js';
 
 /** What push mode asks of its send. */
 export type PushFollowUp =
@@ -56,8 +56,13 @@ export async function followUpPush(
       pushConfigId: configId,
     });
     const { pushConfigRegistered, ...outcome } = read;
-    const { artifacts: _running, ...adopted } = sent.task; // the read carries the task as it stands
-    return { ...sent, task: adopted, read: outcome, ...(pushConfigRegistered ? { pushConfigRegistered } : {}) };
+    // The read carries the task as it stands: the send's copy only names it (history is payload).
+    const named = {
+      id: task.id,
+      ...(task.contextId ? { contextId: task.contextId } : {}),
+      status: { state: task.status.state },
+    };
+    return { ...sent, task: named, read: outcome, ...(pushConfigRegistered ? { pushConfigRegistered } : {}) };
   } catch (err) {
     if (Context.current().cancellationSignal.aborted) throw new CancelledFailure('the activity was cancelled');
     log.warn('push mode could not register or read with the send; the workflow does it', {

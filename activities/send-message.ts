@@ -7,7 +7,8 @@ import { withoutReservedMetadata } from './artifact-spool.js';
 import { asActivity } from './failures.js';
 import { whileHeartbeating } from './heartbeat.js';
 import { withinPayloadLimit } from './payload-limit.js';
-import { ENDED_PHASES, phaseOf, TaskView, type TrackPhase } from './task-outcome.js';
+import { ENDED_PHASES, type TrackPhase } from '../contract/track-phase.js';
+import { phaseOf, TaskView } from './task-outcome.js';
 import { statusKeyOf } from '../contract/answered-status.js';
 import { messageText, withoutHistory } from './task-view.js';
 import type { GetTaskOutcome } from './get-task.js';
@@ -37,7 +38,7 @@ export type SendOutcome =
       decided?: { phase: TrackPhase; status: StatusKey; statusText: string };
       /** Push mode: the id of the config registered for the task (never the credential). */
       pushConfigRegistered?: string;
-      /** Push mode: the task as read after the send (and the registration); `task` then has no artifacts. */
+      /** Push mode: the task as read after the send (and the registration); `task` then only names it (id, context, state). */
       read?: Omit<GetTaskOutcome, 'pushConfigRegistered'>;
     }
   | { kind: 'message'; message: Message };

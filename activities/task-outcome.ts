@@ -15,17 +15,11 @@ import {
 import { InvalidResponseError } from '../a2a/errors.js';
 import type { StatusKey } from '../contract/delegation-types.js';
 import { isAnsweredStatus, statusKeyOf } from '../contract/answered-status.js';
+import type { TrackPhase } from '../contract/track-phase.js';
 import { type ArtifactSpool, withoutReservedMetadata } from './artifact-spool.js';
 import { ByteBudget, partsBytes } from './byte-budget.js';
 import { checkTaskIdentity, quoteId, type ExpectedTask } from './task-identity.js';
 import { messageText } from './task-view.js';
-
-/** Where the task stands when the tracking round ends. */
-export type TrackPhase =
-  'running' | 'completed' | 'failed' | 'rejected' | 'canceled' | 'input-required' | 'auth-required';
-
-/** The phases after which the agent has nothing more to say about the task (nor deliver: a push config ends with its task). */
-export const ENDED_PHASES: ReadonlySet<TrackPhase> = new Set(['completed', 'failed', 'rejected', 'canceled']);
 
 export interface TrackOutcome {
   phase: TrackPhase;

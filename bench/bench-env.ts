@@ -21,6 +21,8 @@ export interface BenchEnvOptions {
   workerEnv?: Record<string, string>;
   /** Passed to every worker child (`--cpu-prof`). */
   cpuProfileDir?: string;
+  /** A bench workflow bundle already written (by an earlier environment): not built again. */
+  bundlePath?: string;
   log: (line: string) => void;
 }
 
@@ -50,7 +52,7 @@ export async function startBenchEnv(options: BenchEnvOptions): Promise<BenchEnv>
     .concat(['--metrics-port', String(metricsPort)], options.extraServerArgs ?? []);
   const [server, bundlePath, agent] = await Promise.all([
     startDevServer({ port: 0, uiPort: false, cliPath: cli.path, extraArgs }),
-    writeWorkflowBundle('bench/workflows/index.ts', 'bench'),
+    options.bundlePath ?? writeWorkflowBundle('bench/workflows/index.ts', 'bench'),
     startDependencyCompatAgent({ port: 0, workDelayMs: 0, chunkDelayMs: 0 }),
   ]);
   const connection = await Connection.connect({ address: server.address });

@@ -69,7 +69,7 @@ async function main(): Promise<void> {
     settings: { ...settings, dev_server_dynamic_config: settings.defaultServerConfig ? {} : DEV_SERVER_DYNAMIC_CONFIG },
   };
   try {
-    await runPhases(env, () => startBenchEnv(envOptions), settings, results);
+    await runPhases(env, () => startBenchEnv({ ...envOptions, bundlePath: env.bundlePath }), settings, results);
   } finally {
     await env.close();
   }

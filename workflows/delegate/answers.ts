@@ -22,27 +22,30 @@ import { inputWait } from './telemetry.js';
 export type Reply = { answer: AnswerInput; messageId: string } | { resumedByAgent: TrackOutcome };
 
 /** Waits for the answer to the pending question; `watch` follows the task meanwhile (auth questions). */
-export async function waitForAnswer(run: Delegation, watch: () => Promise<TrackOutcome>): Promise<Reply> {
+export function waitForAnswer(run: Delegation, watch: () => Promise<TrackOutcome>): Promise<Reply> {
   const { state, input } = run;
   const question = state.status.question!;
   const wait = inputWait(input.agent, state.taskId ?? '', state.status.rounds + 1, Date.parse(question.askedAt));
-  try {
-    const reply = await replyTo(run, watch);
-    if ('answer' in reply) wait.end('answered', reply.answer.by);
-    else wait.end('resumed-by-agent');
-    return reply;
-  } catch (err) {
-    wait.end(
-      err instanceof ContinueAsNew
-        ? 'continued-as-new'
-        : isCancellation(err)
-          ? 'canceled'
-          : err instanceof ApplicationFailure && err.type === FailureType.inputTimeout
-            ? 'timeout'
-            : 'failed',
-    );
-    throw err;
-  }
+  // Not async: one reaction instead of an async function's promises (the SDK traces each one).
+  return replyTo(run, watch).then(
+    (reply) => {
+      if ('answer' in reply) wait.end('answered', reply.answer.by);
+      else wait.end('resumed-by-agent');
+      return reply;
+    },
+    (err: unknown) => {
+      wait.end(
+        err instanceof ContinueAsNew
+          ? 'continued-as-new'
+          : isCancellation(err)
+            ? 'canceled'
+            : err instanceof ApplicationFailure && err.type === FailureType.inputTimeout
+              ? 'timeout'
+              : 'failed',
+      );
+      throw err;
+    },
+  );
 }
 
 async function replyTo(run: Delegation, watch: () => Promise<TrackOutcome>): Promise<Reply> {
@@ -58,7 +61,7 @@ async function replyTo(run: Delegation, watch: () => Promise<TrackOutcome>): Pro
     const first =
       question.state === 'TASK_STATE_AUTH_REQUIRED'
         ? await answeredOrResumed(woken, timeoutMs, watch)
-        : { ok: await answered(woken, timeoutMs) };
+        : { ok: timeoutMs === undefined ? (await condition(woken), true) : await condition(woken, timeoutMs) };
     if ('resumedByAgent' in first) return { resumedByAgent: first.resumedByAgent };
     if (state.answered) {
       const { answer, receipt } = state.takeAnswer();

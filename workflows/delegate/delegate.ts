@@ -13,11 +13,9 @@ export async function delegate(input: DelegateInput): Promise<DelegateResult> {
   const run = new Delegation(input);
   handleDelegationMessages(run.state, run.notices); // handlers first: a question can be answered as soon as it is asked
   try {
-    const end = await run.withinDeadline(async () => {
-      await run.start();
-      return run.converse();
-    });
-    return await run.complete(end);
+    // Each `await` is a promise the SDK captures a stack trace for: none where the value is at hand.
+    const result = run.complete(await run.withinDeadline(() => run.converse()));
+    return result instanceof Promise ? await result : result;
   } catch (err) {
     throw await run.end(err);
   } finally {

@@ -1,8 +1,8 @@
 /**
  * One run of a delegation and everything it holds: its state, settings, deadline, metrics,
  * activities, the tracker that follows the task, and the message in flight. `delegate` drives
- * it: `start`, `converse`, `complete`, or `end(err)` on the way out, and `close` once, whatever
- * happened. Everything that cancels the remote task goes through `cancelRemoteTask`.
+ * it: `converse` (which starts it), `complete`, or `end(err)` on the way out, and `close` once,
+ * whatever happened. Everything that cancels the remote task goes through `cancelRemoteTask`.
  */
 import {
   allHandlersFinished,
@@ -112,17 +112,21 @@ export class Delegation {
    * activity's input is recorded in history, a local activity's is not (and the resolve refuses
    * such a URL before any request).
    */
-  async start(): Promise<void> {
+  private start(): Promise<void> | undefined {
     const { input } = this;
     const explicit = input.mode === 'stream' || input.mode === 'poll' || input.mode === 'push';
     const byFirstTurn = !input.resume && explicit && agentLabel(input.agent) === input.agent;
-    this.resolved =
-      input.resume?.resolved ??
-      (byFirstTurn
-        ? undefined
-        : await this.acts.resolveAgent({ agent: input.agent }, `Resolve agent ${agentLabel(input.agent)}`));
-    this.tracker = trackerFor(this.resolved, this);
-    if (input.resume) this.state.announce(); // the new run shows where the delegation stands
+    if (input.resume || byFirstTurn) return this.startWith(input.resume?.resolved);
+    return this.acts
+      .resolveAgent({ agent: input.agent }, `Resolve agent ${agentLabel(input.agent)}`)
+      .then((resolved) => this.startWith(resolved));
+  }
+
+  private startWith(resolved: ResolvedAgent | undefined): undefined {
+    this.resolved = resolved;
+    this.tracker = trackerFor(resolved, this);
+    if (this.input.resume) this.state.announce(); // the new run shows where the delegation stands
+    return undefined;
   }
 
   /** The agent as the first send (a turn, or push's send) resolved it. */
@@ -132,10 +136,13 @@ export class Delegation {
   }
 
   /**
-   * Rounds of send, follow and ask until the task completes or the agent replies with a message.
+   * Starts (see {@link start}), then rounds of send, follow and ask until the task completes or
+   * the agent replies with a message.
    * @throws the typed failure of a task that failed, was rejected or was canceled at the agent.
    */
   async converse(): Promise<AfterSend> {
+    const starting = this.start();
+    if (starting) await starting;
     const { input, state } = this;
     const first = input.resume ? undefined : firstMessage(input, state.status.contextId);
     // A run that continued while its question waited goes on waiting for the answer.
@@ -150,13 +157,12 @@ export class Delegation {
     return end;
   }
 
-  /** The delegation's result, once every handler has finished. */
-  async complete(end: AfterSend): Promise<DelegateResult> {
+  /** The delegation's result, once every handler has finished (a promise only while one has not). */
+  complete(end: AfterSend): DelegateResult | Promise<DelegateResult> {
     const result = resultOf(this.input, this.state, end);
     this.state.completed();
     this.metrics.completed(this.state.status.rounds);
-    if (!allHandlersFinished()) await condition(allHandlersFinished);
-    return result;
+    return allHandlersFinished() ? result : condition(allHandlersFinished).then(() => result);
   }
 
   /**

@@ -14,9 +14,10 @@ import type { TrackOutcome } from '../../../activities/index.js';
 import { isAnsweredStatus } from '../../../contract/answered-status.js';
 import type { StatusKey, TaskUpdatedNotice } from '../../../contract/delegation-types.js';
 import type { TaskUpdateWanted } from '../../../contract/messages.js';
+import { ENDED_PHASES, needsPushConfig } from '../../../contract/track-phase.js';
 import type { Delegation } from '../delegation.js';
 import { outOfTime } from '../unreachable.js';
-import { sendAndAdopt } from './send.js';
+import { adoptSent, sendMessage, type PushSend } from './send.js';
 import type { AfterSend, Tracker } from './tracker.js';
 
 export function pushMode(run: Delegation): Tracker {
@@ -129,34 +130,48 @@ export function pushMode(run: Delegation): Tracker {
     }
   };
 
+  /**
+   * A send: the task id of what we sent must be learned, to cancel it, so no cancellation stops
+   * it half-way. One non-cancellable scope serves every send of the run (each scope made costs
+   * the SDK a stack capture per promise it creates).
+   */
+  let sendScope: CancellationScope | undefined;
+  const sendOnce = async (message: Message): Promise<AfterSend> => {
+    notices.clear(); // from here on, a delivery is about this message
+    // A message of ours starts a fresh allowance: an agent that spent the last one flooding
+    // must not delay the reads about the answer a person just gave (each send is a person's or
+    // the delegation's own, never the agent's, so this cannot be driven by the agent).
+    wakeUps.reset();
+    // The send reads the task it creates or answers once (registering a config for it first
+    // when it still works): an agent that is quick has decided by then, and needs no config.
+    const fresh = config ? undefined : uuid4();
+    const leave = notices.enter();
+    let sent: PushSend;
+    try {
+      sent = adoptSent(
+        run,
+        await sendMessage(run, message, fresh ? { register: { configId: fresh } } : { registered: config! }),
+      );
+    } finally {
+      leave();
+    }
+    const { after } = sent;
+    if (after.kind === 'message') return after;
+    const { task, phase } = after.outcome;
+    if (sent.registered) hold({ taskId: task.id, configId: sent.registered });
+    // What the agent delivered during the send is offered again now (the `later` answer).
+    readAtOnce = !sent.read;
+    if (ENDED_PHASES.has(phase)) forgetEndedWith(task.id);
+    else if (config?.taskId === task.id) return after;
+    // A question for us needs no config until the answer's send finds the task working again.
+    else if (needsPushConfig(phase)) await register(task.id, phase === 'running', fresh);
+    else if (config) await unregister();
+    return after;
+  };
+
   return {
     send: (message: Message): Promise<AfterSend> =>
-      // Never cancelled half-way: we must learn the task id of what we sent, to cancel it.
-      CancellationScope.nonCancellable(async () => {
-        notices.clear(); // from here on, a delivery is about this message
-        // A message of ours starts a fresh allowance: an agent that spent the last one flooding
-        // must not delay the reads about the answer a person just gave (each send is a person's or
-        // the delegation's own, never the agent's, so this cannot be driven by the agent).
-        wakeUps.reset();
-        // The send reads the task it creates or answers once (registering a config for it first
-        // when it still works): an agent that is quick has decided by then, and needs no config.
-        const fresh = config ? undefined : uuid4();
-        const sent = await notices.during(() =>
-          sendAndAdopt(run, message, fresh ? { register: { configId: fresh } } : { registered: config! }),
-        );
-        const { after } = sent;
-        if (after.kind === 'message') return after;
-        const { task, phase } = after.outcome;
-        if (sent.registered) hold({ taskId: task.id, configId: sent.registered });
-        // What the agent delivered during the send is offered again now (the `later` answer).
-        readAtOnce = !sent.read;
-        if (ended(phase)) forgetEndedWith(task.id);
-        else if (config?.taskId === task.id) return after;
-        // A question for us needs no config until the answer's send finds the task working again.
-        else if (phase !== 'input-required') await register(task.id, phase === 'running', fresh);
-        else if (config) await unregister();
-        return after;
-      }),
+      (sendScope ??= new CancellationScope({ cancellable: false })).run(() => sendOnce(message)),
 
     async follow(): Promise<TrackOutcome> {
       if (!readAtOnce) {
@@ -191,9 +206,9 @@ export function pushMode(run: Delegation): Tracker {
           return acts.getTask(...read);
         }),
       );
-      if (ended(outcome.phase)) forgetEndedWith(state.taskId!);
+      if (ENDED_PHASES.has(outcome.phase)) forgetEndedWith(state.taskId!);
       // A read that found a question did not register: the agent holds no config to delete.
-      else if (registering && !registered && outcome.phase === 'input-required') hold(undefined);
+      else if (registering && !registered && !needsPushConfig(outcome.phase)) hold(undefined);
       readAtOnce = outcome.phase !== 'running';
       if (outcome.phase === 'input-required' || outcome.phase === 'auth-required') disarmSafetyNet();
       return outcome;
@@ -246,16 +261,21 @@ export class PushNotices {
 
   /** Runs a send or read of the task; the receiver is told `later` meanwhile. */
   during<T>(io: () => Promise<T>): Promise<T> {
-    this.busy += 1;
-    const done = () => (this.busy -= 1);
+    const leave = this.enter();
     // Not async: one reaction instead of an async function's promises (the SDK traces each one).
     return io().then(
-      (value) => (done(), value),
+      (value) => (leave(), value),
       (err: unknown) => {
-        done();
+        leave();
         throw err;
       },
     );
+  }
+
+  /** A send or read of the task begins; call what it returns when it has ended, however it ended. */
+  enter(): () => void {
+    this.busy += 1;
+    return () => (this.busy -= 1);
   }
 
   /** The notice is about the task and config followed, and not the question already answered. */
@@ -297,9 +317,4 @@ export class WakeUpLimit {
     this.reads.push(now + wait);
     return wait;
   }
-}
-
-/** Whether the task has ended: the agent has nothing more to say about it, nor deliver. */
-function ended(phase: TrackOutcome['phase']): boolean {
-  return phase !== 'running' && phase !== 'input-required' && phase !== 'auth-required';
 }

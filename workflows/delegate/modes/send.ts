@@ -1,6 +1,6 @@
 /** Push mode's SendMessage step (poll mode sends and polls in one activity: `sendTurn`). */
 import type { Message } from '../../../a2a/index.js';
-import type { PushFollowUp, TrackOutcome } from '../../../activities/index.js';
+import type { PushFollowUp, SendMessageOutcome, TrackOutcome } from '../../../activities/index.js';
 import type { Delegation } from '../delegation.js';
 import type { AfterSend } from './tracker.js';
 
@@ -14,17 +14,25 @@ export interface PushSend {
 }
 
 /**
- * `SendMessage` with `returnImmediately` (and `push`'s follow-up: register, then read once), then
- * the task it created (or continued) is adopted. The outcome is `running` (the mode's tracking
- * decides from here) unless the task the agent returned, or the read, has already decided.
+ * `SendMessage` with `returnImmediately` (and `push`'s follow-up: register, then read once). The
+ * caller awaits it and hands the outcome to {@link adoptSent} (two steps, not one async function:
+ * the SDK captures a stack trace for every promise a workflow makes).
  */
-export async function sendAndAdopt(run: Delegation, message: Message, push: PushFollowUp): Promise<PushSend> {
+export function sendMessage(run: Delegation, message: Message, push: PushFollowUp): Promise<SendMessageOutcome> {
   const { acts, state, input, name } = run;
   state.sending();
-  const { resolved, ...sent } = await acts.sendMessage(
+  return acts.sendMessage(
     { agent: run.target, message, acceptedOutputModes: input.acceptedOutputModes, handled: state.handled, push },
     `SendMessage to ${name}`,
   );
+}
+
+/**
+ * The task the send created (or continued) is adopted. The outcome is `running` (the mode's
+ * tracking decides from here) unless the task the agent returned, or the read, has already decided.
+ */
+export function adoptSent(run: Delegation, { resolved, ...sent }: SendMessageOutcome): PushSend {
+  const { state } = run;
   if (resolved) run.resolvedBy(resolved);
   if (sent.kind === 'message') return { after: sent, read: false };
   state.adopt(sent.task);

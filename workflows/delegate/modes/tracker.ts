@@ -43,7 +43,7 @@ export function roundSettings({ settings, state }: Pick<Delegation, 'settings' |
  * failure carries the task id, and while the agent has not named the task a cancellation looks
  * it up by the message in flight (poll mode's turn lets its send finish first, so it names the task).
  */
-export async function sendTurn(run: Delegation, message: Message, mode: 'stream' | 'poll'): Promise<AfterSend> {
+export function sendTurn(run: Delegation, message: Message, mode: 'stream' | 'poll'): Promise<AfterSend> {
   const { acts, target, state, input, name } = run;
   state.working();
   run.inFlight = message;
@@ -56,16 +56,18 @@ export async function sendTurn(run: Delegation, message: Message, mode: 'stream'
   };
   const turn =
     mode === 'stream'
-      ? await acts.streamMessage(turnInput, `SendStreamingMessage to ${name}`)
-      : await acts.pollMessage(turnInput, `SendMessage to ${name} (poll)`);
-  run.inFlight = undefined;
-  const { resolved, ...reply } = turn;
-  if (resolved) run.resolvedBy(resolved);
-  if (reply.kind === 'message') return reply;
-  state.adopt(reply.task);
-  const { kind: _kind, ...outcome } = reply;
-  state.observe(outcome); // a turn that ran a whole round shows what it received
-  return { kind: 'task', outcome };
+      ? acts.streamMessage(turnInput, `SendStreamingMessage to ${name}`)
+      : acts.pollMessage(turnInput, `SendMessage to ${name} (poll)`);
+  // Not async: one reaction instead of an async function's promises (the SDK traces each one).
+  return turn.then(({ resolved, ...reply }): AfterSend => {
+    run.inFlight = undefined;
+    if (resolved) run.resolvedBy(resolved);
+    if (reply.kind === 'message') return reply;
+    state.adopt(reply.task);
+    const { kind: _kind, ...outcome } = reply;
+    state.observe(outcome); // a turn that ran a whole round shows what it received
+    return { kind: 'task', outcome };
+  });
 }
 
 /** One round of the tracking activity (stream and poll mode): it follows the task until it decides or the round ends. */

@@ -122,22 +122,34 @@ export function parseJsonText(text: string, ctx: ParseContext): unknown {
 
 /**
  * True when `text`, read as JSON, opens more than `maxDepth` objects or arrays at once. One pass
- * over the characters, strings skipped: linear and without recursion, whatever the input.
+ * over the characters, without recursion, whatever the input; a string is skipped to its
+ * closing quote with `indexOf` (a 7 MiB text took 40 ms character by character, blocking the
+ * event loop every delegation shares), looking back over the backslashes before each quote found.
  */
 export function exceedsDepth(text: string, maxDepth: number): boolean {
   let depth = 0;
-  let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x7b || c === 0x5b) {
+    if (c === 0x22) {
+      i = closingQuote(text, i);
+      if (i < 0) return false; // an unterminated string: JSON.parse refuses it
+    } else if (c === 0x7b || c === 0x5b) {
       if (++depth > maxDepth) return true;
     } else if (c === 0x7d || c === 0x5d) depth--;
   }
   return false;
+}
+
+/** The index of the quote that closes the string opened at `open`, or -1. Linear: each run of backslashes is looked at once. */
+function closingQuote(text: string, open: number): number {
+  for (let from = open + 1; ;) {
+    const quote = text.indexOf('"', from);
+    if (quote < 0) return -1;
+    let backslashes = 0;
+    while (text.charCodeAt(quote - 1 - backslashes) === 0x5c) backslashes++;
+    if (backslashes % 2 === 0) return quote;
+    from = quote + 1;
+  }
 }
 
 /** Keys under which a response wraps a task or an artifact update (1.0 and both 0.3 dialects). */

@@ -5,7 +5,7 @@ import { AgentCardSchema } from '../../../a2a/schemas/agent-card.js';
 import { MessageSchema } from '../../../a2a/schemas/message.js';
 import { SendMessageResponseSchema, StreamResponseSchema } from '../../../a2a/schemas/events.js';
 import { TaskSchema } from '../../../a2a/schemas/task.js';
-import { parseJsonText, parseWire, type ParseContext } from '../../../a2a/validation.js';
+import { exceedsDepth, parseJsonText, parseWire, type ParseContext } from '../../../a2a/validation.js';
 
 const getTask: ParseContext = {
   operation: 'GetTask',
@@ -269,5 +269,44 @@ describe('validation within bounds', () => {
     const update = { artifactUpdate: { taskId: 'T', artifact: artifact(4) } };
     expect(() => parseWire(StreamResponseSchema, update, ctx)).toThrow(ResponseTooLargeError);
     expect(parseWire(TaskSchema, task([artifact(3), artifact(3)]), ctx).artifacts).toHaveLength(2);
+  });
+});
+
+describe('exceedsDepth', () => {
+  /** Character by character, as JSON's grammar reads it: the reference the fast scan must agree with. */
+  function reference(text: string, maxDepth: number): boolean {
+    let depth = 0;
+    let inString = false;
+    for (let i = 0; i < text.length; i++) {
+      const c = text[i];
+      if (inString) {
+        if (c === '\\') i++;
+        else if (c === '"') inString = false;
+      } else if (c === '"') inString = true;
+      else if (c === '{' || c === '[') {
+        if (++depth > maxDepth) return true;
+      } else if (c === '}' || c === ']') depth--;
+    }
+    return false;
+  }
+
+  it('skips brackets inside strings, escaped quotes and runs of backslashes included', () => {
+    expect(exceedsDepth('[[["a"]]]', 2)).toBe(true);
+    expect(exceedsDepth('["[[[[", "\\"[[[", "\\\\", [1]]', 2)).toBe(false);
+    expect(exceedsDepth('["\\\\\\"[[[", [[1]]]', 2)).toBe(true);
+    expect(exceedsDepth('["\\\\", [[1]]]', 2)).toBe(true);
+    expect(exceedsDepth('["unterminated [[[[', 1)).toBe(false);
+    expect(exceedsDepth(`{"text":"${'x'.repeat(7 * 1024 * 1024)}"}`, 1)).toBe(false);
+  });
+
+  it('agrees with a character-by-character scan on 2,000 random texts (fixed seed)', () => {
+    let seed = 0x2545f491;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+    const alphabet = ['[', ']', '{', '}', '"', '\\', 'a', ','];
+    for (let n = 0; n < 2_000; n++) {
+      const text = Array.from({ length: next() % 40 }, () => alphabet[next() % alphabet.length]).join('');
+      const maxDepth = next() % 4;
+      expect(exceedsDepth(text, maxDepth), text).toBe(reference(text, maxDepth));
+    }
   });
 });

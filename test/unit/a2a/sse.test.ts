@@ -114,6 +114,25 @@ describe('readSseEvents beside the rest of the process', () => {
     expect(read).toBe(64);
     expect(readWhenTheLoopTurned).toBeLessThanOrEqual(TURN_EVERY_BYTES / (64 * 1024));
   });
+
+  it('gives the event loop turns inside one chunk of megabytes (all a fast producer buffered)', async () => {
+    const events = 32;
+    const event = `data: "${'x'.repeat(128 * 1024)}"\n\n`;
+    const chunk = new TextEncoder().encode(event.repeat(events)); // 4 MiB at once
+    let read = 0;
+    const readAtTurns: number[] = [];
+    const turn = () => {
+      readAtTurns.push(read);
+      if (read < events) setImmediate(turn);
+    };
+    setImmediate(turn);
+    for await (const _ of readSseEvents(chunks(chunk))) read += 1;
+    expect(read).toBe(events);
+    // A turn at least every TURN_EVERY_BYTES: never more events between two turns than fit in it.
+    const most = Math.max(...readAtTurns.map((n, i) => n - (readAtTurns[i - 1] ?? 0)));
+    expect(readAtTurns.length).toBeGreaterThanOrEqual(chunk.length / TURN_EVERY_BYTES - 1);
+    expect(most).toBeLessThanOrEqual(TURN_EVERY_BYTES / (128 * 1024) + 1);
+  });
 });
 
 describe('readSseEvents within its caps', () => {

@@ -2,6 +2,8 @@
  * Running many calls with a cap on how many are in flight. (Waiting for an observable event is
  * the tests' `waitFor`, test/helpers/wait.ts.)
  */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { NamespaceNotFoundError } from '@temporalio/common';
 
 /** Runs `fn(i)` for i in 0..count-1 with at most `limit` in flight; results in order. */
 export async function mapLimit<T>(count: number, limit: number, fn: (i: number) => Promise<T>): Promise<T[]> {
@@ -15,4 +17,23 @@ export async function mapLimit<T>(count: number, limit: number, fn: (i: number) 
   };
   await Promise.all(Array.from({ length: Math.min(limit, count) }, lane));
   return results;
+}
+
+/**
+ * Runs `fn`, again (at most `attempts` times in all, `delayMs` apart) while the server answers
+ * that the namespace does not exist. The bench's dev server answered one `StartWorkflowExecution`
+ * so, 32 minutes and 20,000 workflows into a run, for the namespace it had served all along (its
+ * namespace registry reloads from its store under load); nothing was created, so calling again
+ * is safe. Any other error, or the same one `attempts` times, is thrown.
+ */
+export async function retryingNamespaceBlips<T>(fn: () => Promise<T>, attempts = 5, delayMs = 1000): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (!(err instanceof NamespaceNotFoundError) || attempt >= attempts) throw err;
+      console.error(`bench: ${err.message} (attempt ${attempt} of ${attempts}); trying again in ${delayMs} ms`);
+      await sleep(delayMs);
+    }
+  }
 }

@@ -16,7 +16,7 @@ import { round } from '../stats.js';
 import { startDelegation, temporalDelegation, type TemporalRun } from '../variants/temporal.js';
 import { ANSWER_TEXT } from '../scenario.js';
 import { waitFor } from '../../test/helpers/wait.js';
-import { mapLimit } from '../wait.js';
+import { mapLimit, retryingNamespaceBlips } from '../wait.js';
 
 let bareSequence = 0;
 
@@ -77,9 +77,14 @@ export async function measureParked(env: BenchEnv, options: ParkedOptions): Prom
     delivery: visibilityListDelivery(client, taskQueue, options.listIntervalMs),
   };
   const start = (): Promise<WorkflowHandle> =>
-    variant === 'bare_sdk'
-      ? client.workflow.start('waitForSignal', { taskQueue, workflowId: `bench-bare-${process.pid}-${++bareSequence}` })
-      : startDelegation(run, variant);
+    retryingNamespaceBlips(() =>
+      variant === 'bare_sdk'
+        ? client.workflow.start('waitForSignal', {
+            taskQueue,
+            workflowId: `bench-bare-${process.pid}-${++bareSequence}`,
+          })
+        : startDelegation(run, variant),
+    );
   for (let i = 0; i < WARMUP; i++) {
     if (variant !== 'bare_sdk') {
       await temporalDelegation(run, variant);
@@ -116,11 +121,14 @@ export async function measureParked(env: BenchEnv, options: ParkedOptions): Prom
   const parkedHeap = (await worker.collectGarbage()).after.heapUsed;
   const rss = worker.rssMb();
 
-  const waiting: string[] = [];
-  for await (const info of client.workflow.list({ query: waitingQuery(taskQueue), pageSize: 1000 }))
-    waiting.push(info.workflowId);
+  const waiting = await retryingNamespaceBlips(async () => {
+    const ids: string[] = [];
+    for await (const info of client.workflow.list({ query: waitingQuery(taskQueue), pageSize: 1000 }))
+      ids.push(info.workflowId);
+    return ids;
+  });
   await mapLimit(waiting.length, options.answerConcurrency, (i) =>
-    client.workflow.getHandle(waiting[i]!).signal(answerSignal, { text: ANSWER_TEXT }),
+    retryingNamespaceBlips(() => client.workflow.getHandle(waiting[i]!).signal(answerSignal, { text: ANSWER_TEXT })),
   );
   options.log(
     `parked: ${waiting.length} answered in ${((performance.now() - parkedAt) / 1000).toFixed(1)} s; waiting for all to complete`,

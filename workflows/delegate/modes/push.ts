@@ -136,7 +136,7 @@ export function pushMode(run: Delegation): Tracker {
    * the SDK a stack capture per promise it creates).
    */
   let sendScope: CancellationScope | undefined;
-  const sendOnce = async (message: Message): Promise<AfterSend> => {
+  const sendOnce = (message: Message): Promise<AfterSend> => {
     notices.clear(); // from here on, a delivery is about this message
     // A message of ours starts a fresh allowance: an agent that spent the last one flooding
     // must not delay the reads about the answer a person just gave (each send is a person's or
@@ -145,16 +145,28 @@ export function pushMode(run: Delegation): Tracker {
     // The send reads the task it creates or answers once (registering a config for it first
     // when it still works): an agent that is quick has decided by then, and needs no config.
     const fresh = config ? undefined : uuid4();
-    const leave = notices.enter();
-    let sent: PushSend;
-    try {
-      sent = adoptSent(
-        run,
-        await sendMessage(run, message, fresh ? { register: { configId: fresh } } : { registered: config! }),
-      );
-    } finally {
-      leave();
-    }
+    const sending = sendMessage(run, message, fresh ? { register: { configId: fresh } } : { registered: config! });
+    const leave = notices.enter(); // after the call: nothing it throws can leave the notices busy
+    // Not async: one reaction instead of an async function's promises (the SDK traces each one).
+    return sending.then(
+      (outcome) => {
+        let sent: PushSend;
+        try {
+          sent = adoptSent(run, outcome); // still busy: a delivery meanwhile is asked about again after it
+        } finally {
+          leave();
+        }
+        return settle(sent, fresh);
+      },
+      (err: unknown) => {
+        leave();
+        throw err;
+      },
+    );
+  };
+
+  /** What a send leaves held at the agent: the config it registered, or one registered or given back now. */
+  const settle = (sent: PushSend, fresh: string | undefined): AfterSend | Promise<AfterSend> => {
     const { after } = sent;
     if (after.kind === 'message') return after;
     const { task, phase } = after.outcome;
@@ -164,8 +176,8 @@ export function pushMode(run: Delegation): Tracker {
     if (ENDED_PHASES.has(phase)) forgetEndedWith(task.id);
     else if (config?.taskId === task.id) return after;
     // A question for us needs no config until the answer's send finds the task working again.
-    else if (needsPushConfig(phase)) await register(task.id, phase === 'running', fresh);
-    else if (config) await unregister();
+    else if (needsPushConfig(phase)) return register(task.id, phase === 'running', fresh).then(() => after);
+    else if (config) return unregister().then(() => after);
     return after;
   };
 

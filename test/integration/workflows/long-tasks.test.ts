@@ -66,6 +66,17 @@ describe('a long remote task', () => {
       const taskQueue = uniqueTaskQueue(`long-${mode}`);
       const webhook = { A2A_WEBHOOK_URL: receiver.url, A2A_WEBHOOK_SECRET: SECRET };
       const doomed = await spawnWorkerProcess(taskQueue, { agents: { compat: { url: agent.baseUrl } } }, webhook);
+      // Created now, polling only after the kill: loading the workflow bundle took seconds on a
+      // loaded machine, and a rescuer that came after the agent had finished saw no more rounds.
+      const rescuer = await temporal.worker({
+        taskQueue,
+        plugins: [
+          a2aTemporalPlugin({
+            registry: registryOf({ compat: agent }),
+            webhook: { publicUrl: receiver.url, secret: SECRET },
+          }),
+        ],
+      });
       agent.resetStats();
       // The agent works for 10 s: longer than the unreachable timeout, two heartbeat timeouts, and 5 rounds
       // besides the ones the kill costs (a heartbeat timeout and the sticky queue's 1 s).
@@ -81,15 +92,6 @@ describe('a long remote task', () => {
         what: 'the second tracking round',
       });
       await doomed.kill('SIGKILL');
-      const rescuer = await temporal.worker({
-        taskQueue,
-        plugins: [
-          a2aTemporalPlugin({
-            registry: registryOf({ compat: agent }),
-            webhook: { publicUrl: receiver.url, secret: SECRET },
-          }),
-        ],
-      });
       const result = (await rescuer.runUntil(handle.result())) as DelegateResult;
 
       expect(result).toMatchObject({ kind: 'task', state: 'TASK_STATE_COMPLETED' });

@@ -1,6 +1,7 @@
 /**
- * Running many calls with a cap on how many are in flight. (Waiting for an observable event is
- * the tests' `waitFor`, test/helpers/wait.ts.)
+ * Running many calls with a cap on how many are in flight, and calling again through the dev
+ * server's namespace blips. (Waiting for an observable event is the tests' `waitFor`,
+ * test/helpers/wait.ts.)
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { NamespaceNotFoundError } from '@temporalio/common';

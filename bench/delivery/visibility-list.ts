@@ -1,15 +1,10 @@
 /**
- * Answer delivery for many delegations in flight: every `intervalMs`, visibility lists which of
- * the delegations still awaited (by workflow id, at most {@link IDS_PER_LIST} per call) have an
- * `A2aTaskState` search attribute saying they wait for input, and wakes their callers. Costs one
- * list call per interval (per {@link IDS_PER_LIST} awaited) however many wait, where per-workflow
- * queries would cost one call each, and lists each delegation about once: a list of every
- * waiting delegation of the task queue returned the ones already answered again and again (a
- * baseline's state stays INPUT_REQUIRED until it ends, ours until the answer's upsert is
- * visible), and the dev server spends about 0.5 ms of CPU per row listed (109 ms for a list of
- * 200), so a variant slowed by load paid more for delivery the slower it went.
- */
-import { setTimeout as sleep } from 'node:timers/promises';
+ * Answer delivery for many delegations in flight: every `intervalMs`, one visibility list (per
+ * {@link IDS_PER_LIST} awaited) finds which of the delegations still awaited have an
+ * `A2aTaskState` saying they wait for input, and wakes their callers. Each delegation is listed
+ * about once, so delivery costs a variant the same however slowly it runs (bench/README.md,
+ * "The same answer path").
+ */ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { AnswerDelivery } from './answer-delivery.js';
 
@@ -22,7 +17,7 @@ export function waitingQuery(taskQueue: string): string {
 const IDS_PER_LIST = 200;
 
 /** {@link waitingQuery}, narrowed to `workflowIds` (the bench's own ids: no quoting needed). */
-export function awaitedWaitingQuery(taskQueue: string, workflowIds: readonly string[]): string {
+function awaitedWaitingQuery(taskQueue: string, workflowIds: readonly string[]): string {
   return `${waitingQuery(taskQueue)} AND WorkflowId IN (${workflowIds.map((id) => `"${id}"`).join(', ')})`;
 }
 

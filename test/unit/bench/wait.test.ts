@@ -1,8 +1,10 @@
 import { NamespaceNotFoundError } from '@temporalio/common';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { retryingNamespaceBlips } from '../../../bench/wait.js';
 
 describe('retryingNamespaceBlips', () => {
+  afterEach(() => vi.restoreAllMocks());
+
   it('calls again while the server says the namespace is missing, and returns the first answer', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     const fn = vi

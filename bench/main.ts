@@ -27,7 +27,7 @@ import { measureThroughputLevel } from './phases/throughput.js';
 import { cpuSeconds } from './server-cost/cpu.js';
 import { measureTracing } from './phases/tracing.js';
 import { startOtlpSink } from './otlp-sink.js';
-import { Client } from '@temporalio/client';
+import { Client, type WorkflowHandle } from '@temporalio/client';
 import { tracingClientOptions } from '../telemetry/client-interceptors.js';
 import { startTracing, stopTracing } from '../telemetry/tracing.js';
 import { markdownReport } from './report.js';
@@ -102,11 +102,8 @@ async function runPhases(
   if (settings.phases.includes('latency')) {
     log(`latency: ${settings.latency.warmup} + ${settings.latency.count} delegations per variant, interleaved`);
     const runs = Object.fromEntries(
-      VARIANTS.map((v) => [
-        v,
-        v === 'direct' ? () => direct() : () => temporalDelegation(oneAtATime, v).then(() => {}),
-      ]),
-    ) as Record<Variant, () => Promise<void>>;
+      VARIANTS.map((v) => [v, v === 'direct' ? () => direct() : () => temporalDelegation(oneAtATime, v)]),
+    ) as Record<Variant, () => Promise<WorkflowHandle | void>>;
     Object.assign(
       results,
       await measureLatency({

@@ -1,6 +1,7 @@
 /** The markdown tables a run prints on stdout (and bench/README.md shows). */
 import type { BenchResults, TargetResult } from './results.js';
 import { throughputRatios } from './figures.js';
+import { ANATOMY_STEPS } from './latency-anatomy.js';
 import { round } from './stats.js';
 import { VARIANTS } from './variants/variant.js';
 
@@ -41,6 +42,17 @@ export function markdownReport(r: BenchResults): string {
       ),
       '',
     );
+    const anatomy = Object.entries(r.latency_anatomy_ms ?? {});
+    if (anatomy.length)
+      out.push(
+        "Where a delegation's time goes (median ms per delegation, from its history: each gap between two events charged to the step the later one ends; `answer`: the client learning of the question and signalling):",
+        '',
+        table(
+          ['variant', ...ANATOMY_STEPS.map((s) => s.replaceAll('_', ' ')), 'history span'],
+          anatomy.map(([v, a]) => [v, ...ANATOMY_STEPS.map((s) => fmt(a[s])), fmt(a.span)]),
+        ),
+        '',
+      );
     const ratios = Object.entries(throughputRatios(r.throughput_per_s));
     if (ratios.length)
       out.push(

@@ -1,5 +1,6 @@
 /** The shape of bench/results/latest.json. Figures a run skipped (`--only`) are absent. */
 import type { ParkedMemory } from './figures.js';
+import type { Anatomy } from './latency-anatomy.js';
 import type { Machine } from './machine.js';
 import type { HistoryShape } from './phases/history.js';
 import type { ParkedFigures } from './phases/parked.js';
@@ -9,7 +10,7 @@ import type { ResumeFigures } from './phases/resume.js';
 import type { TracingFigures } from './phases/tracing.js';
 import type { ThroughputResult } from './phases/throughput.js';
 import type { Summary } from './stats.js';
-import type { ThroughputVariant, Variant } from './variants/variant.js';
+import type { TemporalVariant, ThroughputVariant, Variant } from './variants/variant.js';
 
 export interface BenchResults {
   mode: 'quick' | 'full';
@@ -20,6 +21,8 @@ export interface BenchResults {
   latency_ms?: Record<Variant, Summary>;
   agent_requests_per_task?: Record<Variant, number>;
   agent_requests_by_route?: Record<Variant, Record<string, number>>;
+  /** Per Temporal variant: the median ms of one delegation per step, from its history (latency-anatomy.ts). */
+  latency_anatomy_ms?: Partial<Record<TemporalVariant, Anatomy>>;
   /** Agent requests of one delegation whose remote task works 1 s (polling load on the agent). */
   agent_requests_per_task_1s?: Record<Variant, number>;
   /** Per Temporal variant: what one delegation costs in workflow and activity tasks. */

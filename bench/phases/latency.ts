@@ -1,21 +1,27 @@
 /**
  * `latency_ms` and `agent_requests_per_task`: one delegation at a time, the variants interleaved
  * round by round (the order rotates each round), so a slow patch of the machine hits them all
- * alike. The agent's request counter is read around each delegation.
+ * alike. The agent's request counter is read around each delegation. Afterwards, each Temporal
+ * delegation's history gives `latency_anatomy_ms` (latency-anatomy.ts).
  */
+import type { WorkflowHandle } from '@temporalio/client';
 import type { RunningAgent } from '../../agents/index.js';
+import { anatomyOf, medianAnatomy, type Anatomy } from '../latency-anatomy.js';
 import { round, summarize, type Summary } from '../stats.js';
-import { VARIANTS, type Variant } from '../variants/variant.js';
+import { VARIANTS, type TemporalVariant, type Variant } from '../variants/variant.js';
 
 export interface LatencyFigures {
   latency_ms: Record<Variant, Summary>;
   agent_requests_per_task: Record<Variant, number>;
   /** Per variant: requests per delegation by route (`POST /a2a/rest/message:send`…). */
   agent_requests_by_route: Record<Variant, Record<string, number>>;
+  /** Per Temporal variant: the median ms per step of one delegation, from its history. */
+  latency_anatomy_ms: Partial<Record<TemporalVariant, Anatomy>>;
 }
 
 export interface LatencyOptions {
-  run: Record<Variant, () => Promise<void>>;
+  /** One delegation of the variant; a Temporal variant's handle, so its history can be read. */
+  run: Record<Variant, () => Promise<WorkflowHandle | void>>;
   agent: RunningAgent;
   warmup: number;
   count: number;
@@ -29,15 +35,17 @@ export async function measureLatency({ run, agent, warmup, count, log }: Latency
     Record<string, number>
   >;
   const requests = Object.fromEntries(VARIANTS.map((v) => [v, 0])) as Record<Variant, number>;
+  const handles: Partial<Record<Variant, WorkflowHandle[]>> = {};
   for (let r = 0; r < warmup + count; r++) {
     const order = VARIANTS.map((_, i) => VARIANTS[(i + r) % VARIANTS.length]!);
     for (const variant of order) {
       const before = { requests: agent.stats.requests, byRoute: { ...agent.stats.byRoute } };
       const started = performance.now();
-      await run[variant]();
+      const handle = await run[variant]();
       const elapsed = performance.now() - started;
       if (r < warmup) continue;
       samples[variant].push(elapsed);
+      if (handle) (handles[variant] ??= []).push(handle);
       requests[variant] += agent.stats.requests - before.requests;
       for (const [route, n] of Object.entries(agent.stats.byRoute)) {
         const delta = n - (before.byRoute[route] ?? 0);
@@ -47,11 +55,19 @@ export async function measureLatency({ run, agent, warmup, count, log }: Latency
     if ((r + 1) % 10 === 0) log(`latency: round ${r + 1}/${warmup + count}`);
   }
   const per = (n: number) => round(n / count, 2);
+  // Read after the measurement, so the reads do not load the server while it is measured.
+  const latency_anatomy_ms: Partial<Record<TemporalVariant, Anatomy>> = {};
+  for (const [variant, hs] of Object.entries(handles) as Array<[TemporalVariant, WorkflowHandle[]]>) {
+    const anatomies: Anatomy[] = [];
+    for (const h of hs) anatomies.push(anatomyOf((await h.fetchHistory()).events ?? []));
+    latency_anatomy_ms[variant] = medianAnatomy(anatomies);
+  }
   return {
     latency_ms: Object.fromEntries(VARIANTS.map((v) => [v, summarize(samples[v])])) as Record<Variant, Summary>,
     agent_requests_per_task: Object.fromEntries(VARIANTS.map((v) => [v, per(requests[v])])) as Record<Variant, number>,
     agent_requests_by_route: Object.fromEntries(
       VARIANTS.map((v) => [v, Object.fromEntries(Object.entries(routes[v]).map(([route, n]) => [route, per(n)]))]),
     ) as Record<Variant, Record<string, number>>,
+    latency_anatomy_ms,
   };
 }

@@ -37,8 +37,8 @@ export interface BenchSettings {
     pollIntervalMs: number;
   };
   throughput: {
-    /** Delegations in flight, and how many to complete at each level. */
-    levels: Array<{ concurrency: number; total: number }>;
+    /** Delegations in flight, how many to complete at each level, and in how many passes over the variants. */
+    levels: Array<{ concurrency: number; total: number; passes?: number }>;
     /** How often the one visibility list runs. */
     listIntervalMs: number;
   };
@@ -79,8 +79,8 @@ const FULL: Omit<
   latency: { warmup: 5, count: 100, pollIntervalMs: 5 },
   throughput: {
     levels: [
-      { concurrency: 50, total: 300 },
-      { concurrency: 200, total: 800 },
+      { concurrency: 50, total: 600, passes: 4 },
+      { concurrency: 200, total: 1_600, passes: 4 },
     ],
     listIntervalMs: 100,
   },

@@ -166,8 +166,8 @@ async function runPhases(
             }),
           };
         },
-        (v, half) =>
-          log(`throughput: ${v} c${level.concurrency}, half: ${half.per_s}/s (${half.completed} in ${half.seconds} s)`),
+        (v, pass) =>
+          log(`throughput: ${v} c${level.concurrency}, pass: ${pass.per_s}/s (${pass.completed} in ${pass.seconds} s)`),
       ).finally(() => levelEnv.close());
       for (const v of THROUGHPUT_VARIANTS) {
         log(

@@ -8,6 +8,8 @@ import { round } from '../stats.js';
 export interface ThroughputLevel {
   concurrency: number;
   total: number;
+  /** Passes over the variants, the order reversed each pass, sharing `total`. @default 2 */
+  passes?: number;
 }
 
 export interface ThroughputResult {
@@ -44,26 +46,28 @@ export async function measureThroughput(
 }
 
 /**
- * Every variant at one level, in two mirrored halves: the variants in order, then in reverse, each
- * half completing half of `total`. The dev server slows as its store fills (at c200 its CPU per
- * delegation rose from 52 to 65 ms over 4,000 delegations), which a single pass charged to the
- * variants run last; mirrored, every variant sits at the same mean position, so the drift cancels
- * in the ratios. Each subject is warmed by one round at the level when first opened.
+ * Every variant at one level, in passes that alternate the order: the variants in order, then in
+ * reverse, and so on (`passes`, default 2), the passes sharing `total` between them. The dev
+ * server slows as its store fills (at c200 its CPU per delegation rose from 52 to 65 ms over 4,000
+ * delegations), which a single pass charged to the variants run last; mirrored, every variant
+ * sits at the same mean position, so the drift cancels in the ratios; more passes also spread a
+ * slow stretch of the machine over the variants instead of one. Each subject is warmed by one
+ * round at the level when first opened.
  */
 export async function measureThroughputLevel<V extends string>(
   variants: readonly V[],
   level: ThroughputLevel,
   open: (variant: V) => Promise<ThroughputSubject>,
-  onHalf: (variant: V, half: ThroughputResult) => void = () => {},
+  onPass: (variant: V, pass: ThroughputResult) => void = () => {},
 ): Promise<Record<V, ThroughputResult>> {
   const subjects = new Map<V, ThroughputSubject>();
   const sums = new Map<V, { completed: number; seconds: number; counted: Record<string, number> }>();
-  const firstHalf = Math.ceil(level.total / 2);
+  const passes = level.passes ?? 2;
   try {
-    for (const [order, total] of [
-      [variants, firstHalf],
-      [[...variants].reverse(), level.total - firstHalf],
-    ] as const) {
+    for (let pass = 0; pass < passes; pass++) {
+      const order = pass % 2 === 0 ? variants : [...variants].reverse();
+      // The first passes take the remainder: every delegation of `total` is run once.
+      const total = Math.floor(level.total / passes) + (pass < level.total % passes ? 1 : 0);
       for (const variant of order) {
         let subject = subjects.get(variant);
         if (!subject) {
@@ -72,13 +76,13 @@ export async function measureThroughputLevel<V extends string>(
           await measureThroughput(subject.run, { concurrency: level.concurrency, total: level.concurrency });
         }
         const before = await subject.counters?.();
-        const half = await measureThroughput(subject.run, { concurrency: level.concurrency, total });
+        const measured = await measureThroughput(subject.run, { concurrency: level.concurrency, total });
         const after = await subject.counters?.();
-        onHalf(variant, half);
+        onPass(variant, measured);
         const sum = sums.get(variant) ?? { completed: 0, seconds: 0, counted: {} };
         sums.set(variant, sum);
-        sum.completed += half.completed;
-        sum.seconds += half.seconds;
+        sum.completed += measured.completed;
+        sum.seconds += measured.seconds;
         for (const [name, value] of Object.entries(after ?? {}))
           sum.counted[name] = (sum.counted[name] ?? 0) + value - (before?.[name] ?? 0);
       }

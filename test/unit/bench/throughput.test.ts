@@ -22,6 +22,19 @@ describe('measureThroughputLevel', () => {
     for (const v of ['a', 'b', 'c'] as const) expect(results[v].completed).toBe(6);
   });
 
+  it('alternates the order over more passes, sharing the total between them', async () => {
+    const calls: string[] = [];
+    const results = await measureThroughputLevel(['a', 'b'], { concurrency: 1, total: 4, passes: 4 }, async (v) => ({
+      run: async () => {
+        calls.push(v);
+      },
+      close: async () => {},
+    }));
+    // warm-up (1) before each variant's first pass, then one delegation per pass: ab ba ab ba
+    expect(calls.join('')).toBe('aabbbaabba');
+    for (const v of ['a', 'b'] as const) expect(results[v].completed).toBe(4);
+  });
+
   it('splits an odd total between the halves without losing a delegation', async () => {
     let runs = 0;
     const results = await measureThroughputLevel(['only'], { concurrency: 1, total: 5 }, async () => ({

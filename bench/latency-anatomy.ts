@@ -24,6 +24,7 @@ export type AnatomyStep = (typeof ANATOMY_STEPS)[number];
 
 /** Per step, ms of one delegation (or the median over many); `span`: first event to last. */
 export type Anatomy = Record<AnatomyStep | 'span', number>;
+const FIGURES = [...ANATOMY_STEPS, 'span'] as const;
 
 /** The step the gap ending at `event` belongs to. */
 function stepOf(event: HistoryEvent): AnatomyStep {
@@ -44,7 +45,7 @@ function epochMs(event: HistoryEvent): number {
 
 /** One delegation's history, charged step by step. */
 export function anatomyOf(events: readonly HistoryEvent[]): Anatomy {
-  const sums = Object.fromEntries([...ANATOMY_STEPS, 'span'].map((s) => [s, 0])) as Anatomy;
+  const sums = Object.fromEntries(FIGURES.map((f) => [f, 0])) as Anatomy;
   for (let i = 1; i < events.length; i++) sums[stepOf(events[i]!)] += epochMs(events[i]!) - epochMs(events[i - 1]!);
   if (events.length > 1) sums.span = epochMs(events.at(-1)!) - epochMs(events[0]!);
   return sums;
@@ -52,16 +53,9 @@ export function anatomyOf(events: readonly HistoryEvent[]): Anatomy {
 
 /** The median of each step over many delegations (0.01 ms resolution). */
 export function medianAnatomy(anatomies: readonly Anatomy[]): Anatomy {
-  return Object.fromEntries(
-    [...ANATOMY_STEPS, 'span'].map((s) => [
-      s,
-      round(
-        percentile(
-          anatomies.map((a) => a[s as AnatomyStep]),
-          50,
-        ),
-        2,
-      ),
-    ]),
-  ) as Anatomy;
+  const median = (f: keyof Anatomy) => {
+    const values = anatomies.map((a) => a[f]);
+    return round(percentile(values, 50), 2);
+  };
+  return Object.fromEntries(FIGURES.map((f) => [f, median(f)])) as Anatomy;
 }

@@ -4,7 +4,8 @@
  * `A2aTaskState` saying they wait for input, and wakes their callers. Each delegation is listed
  * about once, so delivery costs a variant the same however slowly it runs (bench/README.md,
  * "The same answer path").
- */ import { setTimeout as sleep } from 'node:timers/promises';
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { AnswerDelivery } from './answer-delivery.js';
 

@@ -156,7 +156,7 @@ export type DelegationActivityName = keyof DelegationActivities extends `a2a.${i
 
 export { AgentRegistry, loadAgentRegistry, type AgentsFile } from './agent-registry.js';
 export type { ResolveAgentInput } from './resolve-agent.js';
-export type { SendMessageInput, SendMessageOutcome } from './send-message.js';
+export type { SendMessageInput, SendMessageOutcome, SendProgress } from './send-message.js';
 export type { TurnInput } from './turn.js';
 export type { RoundSettings, TrackTaskInput, TrackOutcome, TrackProgress } from './track-task.js';
 export type { CancelTaskInput } from './cancel-task.js';

@@ -12,7 +12,7 @@ import type { AgentRef } from '../contract/delegation-types.js';
 import type { ActivityDeps } from './deps.js';
 import { getTask, type GetTaskOutcome } from './get-task.js';
 import { registerPushConfig } from './push-config.js';
-import type { SendMessageInput, SendOutcome } from './send-message.js';
+import { sentProgress, type SendMessageInput, type SendOutcome } from './send-message.js';
 import { ENDED_PHASES, needsPushConfig } from '../contract/track-phase.js';
 
 /** What push mode asks of its send. */
@@ -64,7 +64,11 @@ export async function followUpPush(
     };
     return { ...sent, task: named, read: outcome, ...(pushConfigRegistered ? { pushConfigRegistered } : {}) };
   } catch (err) {
-    if (Context.current().cancellationSignal.aborted) throw new CancelledFailure('the activity was cancelled');
+    if (Context.current().cancellationSignal.aborted) {
+      // The registration may have reached the agent: the workflow deletes the config it chose.
+      const registered = 'register' in push ? configId : undefined;
+      throw new CancelledFailure('the activity was cancelled', [sentProgress(task, registered)]);
+    }
     log.warn('push mode could not register or read with the send; the workflow does it', {
       taskId: task.id,
       error: String(err),

@@ -1,4 +1,4 @@
-import { Context, log } from '@temporalio/activity';
+import { CancelledFailure, Context, log } from '@temporalio/activity';
 import { A2AError, type A2AClient, type Message, type Task } from '../a2a/index.js';
 import type { AgentRef, AgentTarget, ResolvedAgent, StatusKey } from '../contract/delegation-types.js';
 import { pushUnavailable } from '../contract/push-availability.js';
@@ -8,7 +8,7 @@ import { asActivity } from './failures.js';
 import { whileHeartbeating } from './heartbeat.js';
 import { withinPayloadLimit } from './payload-limit.js';
 import { ENDED_PHASES, type TrackPhase } from '../contract/track-phase.js';
-import { phaseOf, TaskView } from './task-outcome.js';
+import { phaseOf, TaskView, type TrackProgress } from './task-outcome.js';
 import { statusKeyOf } from '../contract/answered-status.js';
 import { messageText, withoutHistory } from './task-view.js';
 import type { GetTaskOutcome } from './get-task.js';
@@ -43,6 +43,12 @@ export type SendOutcome =
     }
   | { kind: 'message'; message: Message };
 
+/**
+ * The details of a send cancelled once the agent had named its task: the workflow cancels that
+ * task, and deletes the push config the send may have registered for it (`pushConfigId`).
+ */
+export type SendProgress = TrackProgress & { pushConfigId?: string };
+
 /** What the activity returns: the send's outcome, and the agent when it was given its name only. */
 export type SendMessageOutcome = SendOutcome & { resolved?: ResolvedAgent };
 
@@ -54,11 +60,18 @@ const LOOKBACK = 50;
 
 /**
  * `SendMessage` with `returnImmediately: true`, heartbeating while the agent takes its time to
- * acknowledge, then push mode's follow-up when asked (`push`). A retry first looks for the task the previous attempt may have created (our
- * messageId in the task's or the context's history) and adopts it instead of sending the message
- * a second time. Given the agent by name only, it first resolves it from its card (what the
- * `resolveAgent` local activity does, without its own workflow activation) and, in push mode,
- * fails `A2A_PUSH_UNAVAILABLE` before anything is sent when the agent or the worker cannot push.
+ * acknowledge, then push mode's follow-up when asked (`push`). A retry first looks for the task
+ * the previous attempt may have created (our messageId in the task's or the context's history)
+ * and adopts it instead of sending the message a second time. Given the agent by name only, it
+ * first resolves it from its card (what the `resolveAgent` local activity does, without its own
+ * workflow activation) and, in push mode, fails `A2A_PUSH_UNAVAILABLE` before anything is sent
+ * when the agent or the worker cannot push.
+ *
+ * A cancellation never aborts the send itself (bounded by its request timeout): the workflow must
+ * learn the task id of what it sent, to cancel it. It takes effect once the agent has named the
+ * task (the failure's details, {@link SendProgress}, name it and the push config the send may
+ * have registered), or during a retry's look for an earlier send (the workflow then looks the
+ * task up by message id).
  */
 export function sendMessage(deps: ActivityDeps, input: SendMessageInput): Promise<SendMessageOutcome> {
   const { push } = input;
@@ -83,6 +96,9 @@ async function resolveAndSend(deps: ActivityDeps, input: SendMessageInput): Prom
   const resolved = endpoint ? undefined : await resolveToSend(deps, input);
   const agent = { name: input.agent.name, endpoint: endpoint ?? resolved!.endpoint };
   const sent = await send(deps, { ...input, agent });
+  if (sent.kind === 'task' && Context.current().cancellationSignal.aborted) {
+    throw new CancelledFailure('the activity was cancelled', [sentProgress(sent.task)]);
+  }
   const { push } = input;
   const outcome = push && sent.kind === 'task' ? await followUpPush(deps, { ...input, agent, push }, sent) : sent;
   return resolved ? { ...outcome, resolved } : outcome;
@@ -137,7 +153,8 @@ async function send(deps: ActivityDeps, input: Resolved): Promise<SendOutcome> {
               acceptedOutputModes: input.acceptedOutputModes,
             },
           },
-          { signal },
+          // Not the cancellation signal: a cancelled send still names its task (see sendMessage).
+          {},
         );
         if ('task' in response) {
           return taskOutcome(deps, input, checkSentTask(deps, input, response.task), response.task, false);
@@ -148,6 +165,17 @@ async function send(deps: ActivityDeps, input: Resolved): Promise<SendOutcome> {
       () => (sentAt === undefined ? undefined : { sentAt }),
     ),
   );
+}
+
+/** What a cancelled send tells the workflow about the task it created or answered. */
+export function sentProgress(task: Pick<Task, 'id' | 'status'>, pushConfigId?: string): SendProgress {
+  return {
+    taskId: task.id,
+    state: task.status.state,
+    events: 0,
+    artifacts: [],
+    ...(pushConfigId ? { pushConfigId } : {}),
+  };
 }
 
 /** `sentAt` (epoch ms) of an earlier attempt's heartbeat details, if it sent. */

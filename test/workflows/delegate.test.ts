@@ -6,8 +6,9 @@
 import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
+import type { SendMessageInput } from '../../activities/index.js';
 import { answerUpdate, FailureType, type DelegateInput, type DelegateResult } from '../../contract/index.js';
-import { heldUntilCancelled, heldUntilReleased, outcome, task, TASK_ID, turn } from './scripted-agent.js';
+import { heldUntilCancelled, heldUntilReleased, outcome, resolved, task, TASK_ID, turn } from './scripted-agent.js';
 import { questionOf, statusOf, useScriptedWorker } from './support.js';
 import { currentDetails } from '../helpers/delegations.js';
 import { waitFor } from '../helpers/wait.js';
@@ -188,6 +189,46 @@ describe('delegate', () => {
         phase: 'canceled',
         remoteCancel: 'the agent reports TASK_STATE_CANCELED',
       });
+      agent.expectPlayed();
+    });
+
+  // Push mode's send the same way; its failure also names the config it may have registered,
+  // which is deleted on the way out (unless the send was to resolve the agent: its task's cancel
+  // ends the config then).
+  for (const { named, resolvedFirst } of [
+    { named: true, resolvedFirst: true },
+    { named: false, resolvedFirst: true },
+    { named: true, resolvedFirst: false },
+  ])
+    it(`cancels the task of a push send cancelled ${named ? 'after' : 'before'} the agent named it${resolvedFirst ? '' : ', the agent given by name'}`, async () => {
+      let configId = '';
+      const sending = heldUntilCancelled(({ push }: SendMessageInput) => {
+        configId = push && 'register' in push ? push.register.configId : '';
+        return { taskId: named ? TASK_ID : '', events: 0, artifacts: [], ...(named ? { pushConfigId: configId } : {}) };
+      });
+      const tracking = { heartbeatTimeout: '1 second' };
+      const deletes = named && resolvedFirst;
+      const { handle, agent } = await temporal.start(
+        'delegate',
+        { ...request, mode: resolvedFirst ? 'auto' : 'push', tracking },
+        [
+          ...(resolvedFirst ? [{ call: 'a2a.resolveAgent' as const, answer: resolved('push') }] : []),
+          { call: 'a2a.sendMessage', answer: sending.answer },
+          { call: 'a2a.cancelTask', answer: task('TASK_STATE_CANCELED') },
+          ...(deletes ? [{ call: 'a2a.deletePushConfig' as const, answer: undefined }] : []),
+        ],
+      );
+      await sending.started;
+      await handle.cancel();
+      await expect(handle.result()).rejects.toThrow(WorkflowFailedError);
+      expect((await handle.describe()).status.name).toBe('CANCELLED');
+      const [cancel] = agent.inputsOf('a2a.cancelTask');
+      if (named) expect(cancel).toEqual({ agent: expect.anything(), taskId: TASK_ID });
+      else expect(cancel).toEqual({ agent: expect.anything(), sent: agent.inputsOf('a2a.sendMessage')[0]!.message });
+      expect(agent.inputsOf('a2a.deletePushConfig')).toEqual(
+        deletes ? [{ agent: expect.anything(), taskId: TASK_ID, configId }] : [],
+      );
+      expect(configId).not.toBe('');
       agent.expectPlayed();
     });
 

@@ -180,15 +180,20 @@ export function heldUntilReleased<T>(answer: T): { answer: () => Promise<T>; rel
 
 /**
  * An activity that runs until the workflow cancels it, heartbeating `seen` (what a turn had seen
- * of its task, the task id empty while the agent has not named it), and then fails as cancelled
- * with `seen` as its details, as a real turn does. `started` resolves once it runs.
+ * of its task, the task id empty while the agent has not named it; or made from the activity's
+ * input), and then fails as cancelled with `seen` as its details, as a real turn does. `started`
+ * resolves once it runs.
  */
-export function heldUntilCancelled(seen: TrackProgress): { answer: () => Promise<never>; started: Promise<void> } {
+export function heldUntilCancelled<I>(seenOf: TrackProgress | ((input: I) => TrackProgress)): {
+  answer: (input: I) => Promise<never>;
+  started: Promise<void>;
+} {
   let started = () => {};
   const running = new Promise<void>((resolve) => (started = resolve));
   return {
-    async answer() {
+    async answer(input: I) {
       const context = Context.current();
+      const seen = typeof seenOf === 'function' ? seenOf(input) : seenOf;
       started();
       for (;;) {
         context.heartbeat(seen);

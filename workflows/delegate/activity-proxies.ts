@@ -3,9 +3,11 @@
  * profile: `executeWithOptions` merges into the proxy's options, so a shared proxy would leak
  * one profile's deadlines into another):
  *
- * - `call`: one request (push mode's send and reads, cancel, config calls). Heartbeats while the
+ * - `call`: one request (push mode's reads, cancel, config calls). Heartbeats while the
  *   request is in flight, so a dead worker is noticed within the heartbeat timeout; gives up
  *   when the agent stays unreachable for `unreachableTimeout`.
+ * - `send`: push mode's send, a `call` whose cancellation waits for the activity to stop: a
+ *   cancelled send still names the task it created (its failure's details), so it can be canceled.
  * - `follow`: a tracking round, or a stream or poll turn. No overall deadline: it lasts as long
  *   as the task (one round at a time); the activity itself fails as unreachable when the agent
  *   does not answer for `unreachableTimeout`, and heartbeats so a dead worker or a cancellation
@@ -55,6 +57,7 @@ export function delegationActivities(settings: TrackingSettings): DelegationCall
     cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
     retry: { initialInterval: '250 milliseconds', backoffCoefficient: 2, maximumInterval: '30 seconds' },
   };
+  const send: ActivityOptions = { ...call, cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED };
   // Deleting a push config is housekeeping: a few tries, then the delegation ends anyway.
   const cleanup: ActivityOptions = { ...call, retry: { ...retry, maximumAttempts: 5 } };
   const resolve: LocalActivityOptions = {
@@ -64,13 +67,14 @@ export function delegationActivities(settings: TrackingSettings): DelegationCall
     localRetryThreshold: '10 seconds',
   };
   const calls = proxyActivities<DelegationActivities>(call);
+  const sends = proxyActivities<DelegationActivities>(send);
   const follows = proxyActivities<DelegationActivities>(follow);
   const cleanups = proxyActivities<DelegationActivities>(cleanup);
   const local = proxyLocalActivities<DelegationActivities>(resolve);
   /** Each activity with the proxy and the options of its profile. */
   const profiles: Record<DelegationActivityName, [Record<string, Proxied>, ActivityOptions | LocalActivityOptions]> = {
     resolveAgent: [local, resolve],
-    sendMessage: [calls, call],
+    sendMessage: [sends, send],
     cancelTask: [calls, call],
     getTask: [calls, call],
     registerPushConfig: [calls, call],

@@ -94,6 +94,11 @@ export class Delegation {
     return { name, endpoint };
   }
 
+  /** Whether the agent is resolved: a first send given its name only resolves it when it returns. */
+  get resolvedAgent(): boolean {
+    return this.resolved !== undefined;
+  }
+
   /** The agent as a turn or a cancel takes it: by name only while no turn has resolved it. */
   get target(): AgentTarget {
     return this.resolved ? this.agent : { name: this.input.agent };

@@ -2,7 +2,7 @@ import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pushCredential } from '../../../activities/index.js';
-import { artifactText } from '../../../a2a/index.js';
+import { artifactText, createA2AClient, fetchAgentCard } from '../../../a2a/index.js';
 import { startDependencyCompatAgent, type RunningAgent } from '../../../agents/index.js';
 import type { RunningWebhookReceiver } from '../../../worker/webhook-receiver.js';
 import { rejectedTotal } from '../../../worker/webhook-stats.js';
@@ -198,6 +198,30 @@ describe('delegate in push mode', () => {
       expect(await pushConfigsAt(agent, question.taskId)).toEqual([]);
       expect((await statusOf(handle)).state).toBe('TASK_STATE_CANCELED');
     });
+  });
+
+  it('cancels the task of a send cancelled while the agent is still acknowledging it', async () => {
+    const client = await temporal.client();
+    agent.resetStats();
+    const status = await withPushWorker(temporal, agent, receiver.url, async (taskQueue) => {
+      const request = compatRequest({ mode: 'push', metadata: { ackDelayMs: 2_000, workDelayMs: 10_000 } });
+      const handle = await startDelegate(client, taskQueue, request);
+      await waitFor(
+        async () =>
+          (await handle.describe()).raw.pendingActivities?.some((a) => a.activityType?.name === 'a2a.sendMessage'),
+        { what: 'the send' },
+      );
+      await handle.cancel();
+      expect((await failureOf(handle)).name).toBe('CancelledFailure');
+      return statusOf(handle);
+    });
+    // The send finished, named its task, and the delegation canceled it; nothing was registered.
+    expect(status).toMatchObject({ phase: 'canceled', state: 'TASK_STATE_CANCELED' });
+    const { card } = await fetchAgentCard(agent.baseUrl);
+    const { tasks } = await createA2AClient({ card }).listTasks({ contextId: status.contextId });
+    expect(agent.stats.tasksCreated).toBe(1);
+    expect(tasks.map((t) => t.status.state)).toEqual(['TASK_STATE_CANCELED']);
+    expect(await pushConfigsAt(agent, tasks[0]!.id)).toEqual([]);
   });
 
   it('fails before sending anything when push is asked for and the worker has no webhook receiver', async () => {

@@ -10,12 +10,13 @@
  */
 import { CancellationScope, condition, isCancellation, log, sleep, uuid4, workflowInfo } from '@temporalio/workflow';
 import type { Message } from '../../../a2a/index.js';
-import type { TrackOutcome } from '../../../activities/index.js';
+import type { SendProgress, TrackOutcome } from '../../../activities/index.js';
 import { isAnsweredStatus } from '../../../contract/answered-status.js';
 import type { StatusKey, TaskUpdatedNotice } from '../../../contract/delegation-types.js';
 import type { TaskUpdateWanted } from '../../../contract/messages.js';
 import { ENDED_PHASES, needsPushConfig } from '../../../contract/track-phase.js';
 import type { Delegation } from '../delegation.js';
+import { progressIn } from '../outcomes.js';
 import { outOfTime } from '../unreachable.js';
 import { adoptSent, sendMessage, type PushSend } from './send.js';
 import type { AfterSend, Tracker } from './tracker.js';
@@ -124,18 +125,18 @@ export function pushMode(run: Delegation): Tracker {
       );
     } catch (err) {
       // Nobody could follow the task: do not leave it running at the agent (unless the agent
-      // cannot be reached at all: asking it to cancel would cost another unreachable timeout).
-      if (!outOfTime(err)) await run.cancelRemoteTask('push config refused');
+      // cannot be reached at all: asking it to cancel would cost another unreachable timeout;
+      // a cancellation cancels it on the way out).
+      if (!outOfTime(err) && !isCancellation(err)) await run.cancelRemoteTask('push config refused');
       throw err;
     }
   };
 
   /**
-   * A send: the task id of what we sent must be learned, to cancel it, so no cancellation stops
-   * it half-way. One non-cancellable scope serves every send of the run (each scope made costs
-   * the SDK a stack capture per promise it creates).
+   * A send. A cancellation meanwhile reaches the activity, which lets the request finish and names
+   * the task it created in its failure (the delegation cancels that task, or while the agent has
+   * not named one, the task of the message in flight) and the config it may have registered.
    */
-  let sendScope: CancellationScope | undefined;
   const sendOnce = (message: Message): Promise<AfterSend> => {
     notices.clear(); // from here on, a delivery is about this message
     // A message of ours starts a fresh allowance: an agent that spent the last one flooding
@@ -145,11 +146,13 @@ export function pushMode(run: Delegation): Tracker {
     // The send reads the task it creates or answers once (registering a config for it first
     // when it still works): an agent that is quick has decided by then, and needs no config.
     const fresh = config ? undefined : uuid4();
+    run.inFlight = message;
     const sending = sendMessage(run, message, fresh ? { register: { configId: fresh } } : { registered: config! });
     const leave = notices.enter(); // after the call: nothing it throws can leave the notices busy
     // Not async: one reaction instead of an async function's promises (the SDK traces each one).
     return sending.then(
       (outcome) => {
+        run.inFlight = undefined;
         let sent: PushSend;
         try {
           sent = adoptSent(run, outcome); // still busy: a delivery meanwhile is asked about again after it
@@ -160,6 +163,13 @@ export function pushMode(run: Delegation): Tracker {
       },
       (err: unknown) => {
         leave();
+        // Cancelled after it may have registered: the config is deleted on the way out. (A first
+        // send given the agent by name did not return what it resolved; the task is canceled,
+        // which ends its config, and the receiver answers 410 to deliveries meanwhile.)
+        const seen = progressIn(err) as SendProgress | undefined;
+        if (fresh && seen?.taskId && seen.pushConfigId === fresh && run.resolvedAgent) {
+          hold({ taskId: seen.taskId, configId: fresh });
+        }
         throw err;
       },
     );
@@ -182,8 +192,7 @@ export function pushMode(run: Delegation): Tracker {
   };
 
   return {
-    send: (message: Message): Promise<AfterSend> =>
-      (sendScope ??= new CancellationScope({ cancellable: false })).run(() => sendOnce(message)),
+    send: sendOnce,
 
     async follow(): Promise<TrackOutcome> {
       if (!readAtOnce) {

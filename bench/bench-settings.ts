@@ -76,7 +76,7 @@ const FULL: Omit<
   'phases' | 'out' | 'cpuProfileDir' | 'workerOptions' | 'workerEnv' | 'defaultServerConfig' | 'parkedBaseline'
 > = {
   mode: 'full',
-  latency: { warmup: 5, count: 100, pollIntervalMs: 5 },
+  latency: { warmup: 5, count: 200, pollIntervalMs: 5 },
   throughput: {
     levels: [
       { concurrency: 50, total: 600, passes: 4 },

@@ -58,7 +58,7 @@ export class Delegation {
   readonly acts: DelegationCalls;
   /** The agent as the summaries in the UI name it. */
   readonly name: string;
-  /** A turn's message (stream, poll) while the agent has not named its task: a cancellation looks the task up by it. */
+  /** A turn's (stream, poll) or push send's message while the agent has not named its task: a cancellation looks the task up by it. */
   inFlight: Message | undefined;
   private readonly deadline: Deadline;
   private readonly metrics: DelegationMetrics;
@@ -95,7 +95,7 @@ export class Delegation {
   }
 
   /** Whether the agent is resolved: a first send given its name only resolves it when it returns. */
-  get resolvedAgent(): boolean {
+  get agentResolved(): boolean {
     return this.resolved !== undefined;
   }
 

@@ -167,7 +167,7 @@ export function pushMode(run: Delegation): Tracker {
         // send given the agent by name did not return what it resolved; the task is canceled,
         // which ends its config, and the receiver answers 410 to deliveries meanwhile.)
         const seen = progressIn(err) as SendProgress | undefined;
-        if (fresh && seen?.taskId && seen.pushConfigId === fresh && run.resolvedAgent) {
+        if (fresh && seen?.taskId && seen.pushConfigId === fresh && run.agentResolved) {
           hold({ taskId: seen.taskId, configId: fresh });
         }
         throw err;

@@ -1,5 +1,6 @@
 /** What `--quick` and `--full` run (and the command line that picks one). */
 import { dirname, join } from 'node:path';
+import type { ThroughputLevel } from './phases/throughput.js';
 
 export type BenchMode = 'quick' | 'full';
 
@@ -38,7 +39,7 @@ export interface BenchSettings {
   };
   throughput: {
     /** Delegations in flight, how many to complete at each level, and in how many passes over the variants. */
-    levels: Array<{ concurrency: number; total: number; passes?: number }>;
+    levels: ThroughputLevel[];
     /** How often the one visibility list runs. */
     listIntervalMs: number;
   };

@@ -199,6 +199,18 @@ class AbortReason extends Error {
   }
 }
 
+/**
+ * One reason per cause, made once: a reason is only compared (see {@link AbortGuard.why}), and
+ * an Error made per request costs a stack capture, which the body's destroy then formats (with
+ * source maps), on every stream the consumer stops reading after its last event.
+ */
+const ABORT_REASONS: Record<AbortCause, AbortReason> = {
+  caller: new AbortReason('caller'),
+  timeout: new AbortReason('timeout'),
+  idle: new AbortReason('idle'),
+  closed: new AbortReason('closed'),
+};
+
 export class HttpClient {
   readonly limits: A2ALimits;
   private readonly remembered = new Set<string>();
@@ -338,7 +350,9 @@ export class HttpClient {
     return {
       status: res.statusCode,
       headers: res.headers,
-      body: res.body,
+      // Not destroyed when the reader stops early (its last event read, the server yet to close):
+      // close() releases the connection, without the AbortError a destroying iterator makes.
+      body: { [Symbol.asyncIterator]: () => res.body.iterator({ destroyOnReturn: false }) },
       scope,
       limits: this.limits,
       text: () =>
@@ -455,7 +469,7 @@ class AbortGuard {
   }
 
   abortWith(why: AbortCause): void {
-    if (!this.controller.signal.aborted) this.controller.abort(new AbortReason(why));
+    if (!this.controller.signal.aborted) this.controller.abort(ABORT_REASONS[why]);
   }
 
   startTimer(why: 'timeout' | 'idle', ms: number | undefined): void {

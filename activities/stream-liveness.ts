@@ -37,9 +37,9 @@ export interface StreamWatchOptions {
 /** Watches a stream's silence until {@link StreamWatch.stop} (or until it calls `onBehind`, once). */
 export function watchStream(options: StreamWatchOptions): StreamWatch {
   const { client, view, reach, probeMs, maxIntervalMs } = options;
-  // A read in flight when the stream ends is dropped with it.
-  const stopping = new AbortController();
-  const signal = AbortSignal.any([options.signal, stopping.signal]);
+  // A read in flight when the stream ends is dropped with it (made with the first read: most
+  // streams end without one, and aborting a signal makes an error with a stack).
+  let stopping: AbortController | undefined;
   let lastHeard = Date.now();
   let interval = probeMs;
   let stopped = false;
@@ -67,6 +67,8 @@ export function watchStream(options: StreamWatchOptions): StreamWatch {
     if (!view.task.id) return;
     const askedAt = reach.asking('GetTask');
     try {
+      stopping ??= new AbortController();
+      const signal = AbortSignal.any([options.signal, stopping.signal]);
       const task = await client.getTask({ id: view.task.id, historyLength: 0 }, { signal, timeoutMs: probeMs });
       if (stopped) return;
       reach.answered();
@@ -108,7 +110,7 @@ export function watchStream(options: StreamWatchOptions): StreamWatch {
     stop() {
       stopped = true;
       if (timer !== undefined) clearTimeout(timer);
-      stopping.abort();
+      stopping?.abort();
     },
   };
 }

@@ -1,8 +1,8 @@
 /**
  * The state of one delegation and the transitions it goes through, without Temporal: the
  * workflow holds one instance, its handlers and modes call the transitions, unit tests drive it
- * directly. Every change of phase (and every accepted answer) is announced to `onChange`, which
- * publishes it (search attributes, UI details, the parent's notice).
+ * directly. Every change of phase is announced to `onChange`, which publishes it (search
+ * attributes, UI details, the parent's notice).
  */
 import type { Part, Task, TaskState } from '../../a2a/index.js';
 import type { TrackOutcome, TrackProgress } from '../../activities/index.js';
@@ -211,8 +211,8 @@ export class DelegationState {
       messageId,
     };
     this.accepted.set(answerId, receipt);
+    // Not announced: the status shows the question until the workflow takes the answer and sends it.
     this.pending = { answer: { ...answer, answerId }, receipt };
-    this.onChange(this.status);
     return receipt;
   }
 

@@ -282,15 +282,23 @@ export class Delegation {
    * Sends `message` (if any) and follows the task until it asks (the question is published,
    * undefined returned) or ends (returned). `decided`: where the task already stands.
    */
-  private async untilQuestion(message?: Message, decided?: TrackOutcome): Promise<AfterSend | undefined> {
+  private untilQuestion(message?: Message, decided?: TrackOutcome): Promise<Settled> | Settled {
+    if (!message) return this.decide(decided);
+    // Not async: one reaction instead of an async function's promises (the SDK traces each one).
+    return this.tracker!.send(message).then((sent) =>
+      sent.kind === 'message' ? sent : this.decide(sent.outcome.phase === 'running' ? undefined : sent.outcome),
+    );
+  }
+
+  /** Follows the task until it decides (unless it has: `decided`), then {@link settle}s. */
+  private decide(decided: TrackOutcome | undefined): Promise<Settled> | Settled {
+    this.state.working();
+    return decided ? this.settle(decided) : this.followUntilDecided().then((outcome) => this.settle(outcome));
+  }
+
+  /** The task decided: its question is published (undefined returned), or its end returned. */
+  private settle(outcome: TrackOutcome): Settled {
     const { state } = this;
-    if (message) {
-      const sent = await this.tracker!.send(message);
-      if (sent.kind === 'message') return sent;
-      if (sent.outcome.phase !== 'running') decided = sent.outcome;
-    }
-    state.working();
-    const outcome = decided ?? (await this.followUntilDecided());
     state.observe(outcome);
     if (outcome.phase === 'completed') return { kind: 'task', outcome };
     if (!isQuestion(outcome)) throw terminalFailure(outcome, state);
@@ -309,3 +317,6 @@ export class Delegation {
     }
   }
 }
+
+/** Where a round left the delegation: ended (the end), or waiting for an answer (undefined). */
+type Settled = AfterSend | undefined;

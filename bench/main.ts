@@ -35,6 +35,7 @@ import type { BenchResults } from './results.js';
 import { checkTargets } from './targets.js';
 import { directDelegation } from './variants/direct.js';
 import { emptyWorkflowRun, temporalDelegation, type TemporalRun } from './variants/temporal.js';
+import { untilQuiet } from './wait.js';
 import { THROUGHPUT_VARIANTS, VARIANTS, type TemporalVariant, type Variant } from './variants/variant.js';
 
 const log = (line: string) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
@@ -157,6 +158,10 @@ async function runPhases(
             close: async () => {
               delivery.close();
               await worker?.stop();
+            },
+            settle: async () => {
+              const waited = await untilQuiet(() => cpuSeconds(levelEnv.server.process.pid!, true));
+              log(`throughput: ${v} c${level.concurrency}: the server was quiet ${waited} ms after`);
             },
             // What each delegation costs the server (CPU, requests by method) and the variant's worker.
             counters: async () => ({

@@ -38,3 +38,24 @@ export async function retryingNamespaceBlips<T>(fn: () => Promise<T>, attempts =
     }
   }
 }
+
+/**
+ * Waits until a process is quiet: its CPU time (`cpuSeconds`, cumulative) grows by less than
+ * `idleShare` of one core over a window of `windowMs`, checked window after window, at most
+ * `maxMs`. @returns how long it waited, in ms.
+ */
+export async function untilQuiet(
+  cpuSeconds: () => number,
+  { windowMs = 500, idleShare = 0.1, maxMs = 15_000 }: { windowMs?: number; idleShare?: number; maxMs?: number } = {},
+): Promise<number> {
+  const started = performance.now();
+  let last = cpuSeconds();
+  while (performance.now() - started < maxMs) {
+    await sleep(windowMs);
+    const now = cpuSeconds();
+    const busy = now - last;
+    last = now;
+    if (busy * 1000 < windowMs * idleShare) break;
+  }
+  return Math.round(performance.now() - started);
+}

@@ -26,6 +26,12 @@ export interface ThroughputSubject {
   close: () => Promise<void>;
   /** Cumulative counters (CPU ms, server requests by method) read before and after each half. */
   counters?: () => Promise<Record<string, number>>;
+  /**
+   * Waits for the work a pass leaves the server (its task queues lag behind at high concurrency),
+   * after the warm-up and after each pass, before the pass's counters are read: that work is the
+   * variant's, not the next variant's.
+   */
+  settle?: () => Promise<void>;
 }
 
 export async function measureThroughput(
@@ -51,8 +57,10 @@ export async function measureThroughput(
  * server slows as its store fills (at c200 its CPU per delegation rose from 52 to 65 ms over 4,000
  * delegations), which a single pass charged to the variants run last; mirrored, every variant
  * sits at the same mean position, so the drift cancels in the ratios; more passes also spread a
- * slow stretch of the machine over the variants instead of one. Each subject is warmed by one
- * round at the level when first opened.
+ * slow stretch of the machine over the variants instead of one. Every subject is opened and
+ * warmed by one round at the level before any pass: the drift is steepest while the store is
+ * nearly empty (at c200, `blocking_activity` ran its first pass at 33.7 per s, then 30.2 and
+ * 28.9, warmed only before its own first pass), which mirroring cannot cancel.
  */
 export async function measureThroughputLevel<V extends string>(
   variants: readonly V[],
@@ -64,19 +72,21 @@ export async function measureThroughputLevel<V extends string>(
   const sums = new Map<V, { completed: number; seconds: number; counted: Record<string, number> }>();
   const passes = level.passes ?? 2;
   try {
+    for (const variant of variants) {
+      const subject = await open(variant);
+      subjects.set(variant, subject);
+      await measureThroughput(subject.run, { concurrency: level.concurrency, total: level.concurrency });
+      await subject.settle?.();
+    }
     for (let pass = 0; pass < passes; pass++) {
       const order = pass % 2 === 0 ? variants : [...variants].reverse();
       // The first passes take the remainder: every delegation of `total` is run once.
       const total = Math.floor(level.total / passes) + (pass < level.total % passes ? 1 : 0);
       for (const variant of order) {
-        let subject = subjects.get(variant);
-        if (!subject) {
-          subject = await open(variant);
-          subjects.set(variant, subject);
-          await measureThroughput(subject.run, { concurrency: level.concurrency, total: level.concurrency });
-        }
+        const subject = subjects.get(variant)!;
         const before = await subject.counters?.();
         const measured = await measureThroughput(subject.run, { concurrency: level.concurrency, total });
+        await subject.settle?.();
         const after = await subject.counters?.();
         onPass(variant, measured);
         const sum = sums.get(variant) ?? { completed: 0, seconds: 0, counted: {} };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { measureThroughputLevel } from '../../../bench/phases/throughput.js';
 
 describe('measureThroughputLevel', () => {
-  it('runs the variants in order, then in reverse, warming and opening each once and closing all', async () => {
+  it('opens and warms every variant first, then runs them in order, then in reverse, and closes all', async () => {
     const calls: string[] = [];
     const results = await measureThroughputLevel(['a', 'b', 'c'], { concurrency: 2, total: 6 }, async (v) => {
       calls.push(`open ${v}`);
@@ -16,8 +16,8 @@ describe('measureThroughputLevel', () => {
       };
     });
     expect(calls.join(' ')).toBe(
-      // warm-up (2) + first half (3) on opening, then the mirrored half (3)
-      'open a a a a a a open b b b b b b open c c c c c c c c c b b b a a a close a close b close c',
+      // each opened and warmed up (2), then the first half (3 each), then the mirrored half (3 each)
+      'open a a a open b b b open c c c a a a b b b c c c c c c b b b a a a close a close b close c',
     );
     for (const v of ['a', 'b', 'c'] as const) expect(results[v].completed).toBe(6);
   });
@@ -30,8 +30,8 @@ describe('measureThroughputLevel', () => {
       },
       close: async () => {},
     }));
-    // warm-up (1) before each variant's first pass, then one delegation per pass: ab ba ab ba
-    expect(calls.join('')).toBe('aabbbaabba');
+    // a warm-up (1) for each, then one delegation per pass: ab ba ab ba
+    expect(calls.join('')).toBe('ababbaabba');
     for (const v of ['a', 'b'] as const) expect(results[v].completed).toBe(4);
   });
 
@@ -57,5 +57,27 @@ describe('measureThroughputLevel', () => {
       counters: async () => ({ requests, idle: 0 }),
     }));
     expect(results.v.per_delegation).toEqual({ requests: 3 });
+  });
+
+  it('settles after the warm-up and after each pass, charging the work a pass leaves to its own counters', async () => {
+    const calls: string[] = [];
+    let leftBehind = 0;
+    let done = 0;
+    const results = await measureThroughputLevel(['a', 'b'], { concurrency: 1, total: 2 }, async (v) => ({
+      run: async () => {
+        calls.push(v);
+        leftBehind += 1; // the server finishes it only when settling
+      },
+      close: async () => {},
+      settle: async () => {
+        calls.push('settle');
+        done += leftBehind;
+        leftBehind = 0;
+      },
+      counters: async () => ({ done }),
+    }));
+    expect(calls.join(' ')).toBe('a settle b settle a settle b settle b settle a settle');
+    expect(results.a.per_delegation).toEqual({ done: 1 });
+    expect(results.b.per_delegation).toEqual({ done: 1 });
   });
 });

@@ -1,6 +1,6 @@
 import { NamespaceNotFoundError } from '@temporalio/common';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { retryingNamespaceBlips } from '../../../bench/wait.js';
+import { retryingNamespaceBlips, untilQuiet } from '../../../bench/wait.js';
 
 describe('retryingNamespaceBlips', () => {
   afterEach(() => vi.restoreAllMocks());
@@ -26,5 +26,21 @@ describe('retryingNamespaceBlips', () => {
     const fn = vi.fn<() => Promise<string>>().mockRejectedValue(new Error('already started'));
     await expect(retryingNamespaceBlips(fn, 3, 0)).rejects.toThrow('already started');
     expect(fn).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('untilQuiet', () => {
+  it('waits window after window while the process is busy, and returns after the first quiet one', async () => {
+    // CPU seconds read at the start and after each window: busy (0.5 s in a window), busy, then quiet.
+    const readings = [0, 0.5, 1, 1];
+    let read = 0;
+    await untilQuiet(() => readings[read++]!, { windowMs: 1 });
+    expect(read).toBe(4);
+  });
+
+  it('gives up after maxMs when the process stays busy', async () => {
+    let cpu = 0;
+    const waited = await untilQuiet(() => (cpu += 1), { windowMs: 1, maxMs: 5 });
+    expect(waited).toBeGreaterThanOrEqual(5);
   });
 });

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { startDependencyCompatAgent, type RunningAgent } from '../agents/index.js';
-import { startDevServer, type DevServer } from '../platform/dev-server.js';
+import { DevServerStartError, startDevServer, type DevServer } from '../platform/dev-server.js';
 import { freePort } from '../platform/free-port.js';
 import { writeWorkflowBundle } from '../platform/workflow-bundle.js';
 import { ensureTemporalCli, type TemporalCli } from '../platform/temporal-cli.js';
@@ -46,12 +46,8 @@ export interface BenchEnv {
 
 export async function startBenchEnv(options: BenchEnvOptions): Promise<BenchEnv> {
   const cli = await ensureTemporalCli(options.log);
-  const metricsPort = await freePort();
-  const extraArgs = Object.entries(options.dynamicConfig)
-    .flatMap(([key, value]) => ['--dynamic-config-value', `${key}=${JSON.stringify(value)}`])
-    .concat(['--metrics-port', String(metricsPort)], options.extraServerArgs ?? []);
-  const [server, bundlePath, agent] = await Promise.all([
-    startDevServer({ port: 0, uiPort: false, cliPath: cli.path, extraArgs }),
+  const [{ server, metricsPort }, bundlePath, agent] = await Promise.all([
+    startServer(cli, options),
     options.bundlePath ?? writeWorkflowBundle('bench/workflows/index.ts', 'bench'),
     startDependencyCompatAgent({ port: 0, workDelayMs: 0, chunkDelayMs: 0 }),
   ]);
@@ -115,6 +111,30 @@ export async function startBenchEnv(options: BenchEnvOptions): Promise<BenchEnv>
       await server.stop();
     },
   };
+}
+
+/**
+ * The dev server on free ports, started again (at most 3 times) when one of them was taken
+ * between our pick and its bind: a port free a moment ago may have become another
+ * connection's (a full run lost its c200 level to its metrics port so).
+ */
+async function startServer(
+  cli: TemporalCli,
+  options: BenchEnvOptions,
+): Promise<{ server: DevServer; metricsPort: number }> {
+  for (let attempt = 1; ; attempt++) {
+    const metricsPort = await freePort();
+    const extraArgs = Object.entries(options.dynamicConfig)
+      .flatMap(([key, value]) => ['--dynamic-config-value', `${key}=${JSON.stringify(value)}`])
+      .concat(['--metrics-port', String(metricsPort)], options.extraServerArgs ?? []);
+    try {
+      return { server: await startDevServer({ port: 0, uiPort: false, cliPath: cli.path, extraArgs }), metricsPort };
+    } catch (err) {
+      if (!(err instanceof DevServerStartError && /address already in use/.test(err.message)) || attempt >= 3)
+        throw err;
+      options.log(`the dev server lost a port to another process (attempt ${attempt}); starting it on others`);
+    }
+  }
 }
 
 /** Sums `service_requests` of the frontend by operation, from Prometheus' text format. */

@@ -23,29 +23,43 @@ export type Reply = { answer: AnswerInput; messageId: string } | { resumedByAgen
 
 /** Waits for the answer to the pending question; `watch` follows the task meanwhile (auth questions). */
 export function waitForAnswer(run: Delegation, watch: () => Promise<TrackOutcome>): Promise<Reply> {
-  const { state, input } = run;
+  const { state, input, settings } = run;
   const question = state.status.question!;
   const wait = inputWait(input.agent, state.taskId ?? '', state.status.rounds + 1, Date.parse(question.askedAt));
-  // Not async: one reaction instead of an async function's promises (the SDK traces each one).
-  return replyTo(run, watch).then(
-    (reply) => {
-      if ('answer' in reply) wait.end('answered', reply.answer.by);
-      else wait.end('resumed-by-agent');
-      return reply;
-    },
-    (err: unknown) => {
-      wait.end(
-        err instanceof ContinueAsNew
-          ? 'continued-as-new'
-          : isCancellation(err)
-            ? 'canceled'
-            : err instanceof ApplicationFailure && err.type === FailureType.inputTimeout
-              ? 'timeout'
-              : 'failed',
-      );
-      throw err;
-    },
-  );
+  const replied = (reply: Reply): Reply => {
+    if ('answer' in reply) wait.end('answered', reply.answer.by);
+    else wait.end('resumed-by-agent');
+    return reply;
+  };
+  const failed = (err: unknown): never => {
+    wait.end(
+      err instanceof ContinueAsNew
+        ? 'continued-as-new'
+        : isCancellation(err)
+          ? 'canceled'
+          : err instanceof ApplicationFailure && err.type === FailureType.inputTimeout
+            ? 'timeout'
+            : 'failed',
+    );
+    throw err;
+  };
+  // Not async, and the usual wait (an input question, no input deadline, answered before history
+  // grows long) in one reaction: the SDK captures a stack trace for every promise a workflow makes.
+  if (question.state !== 'TASK_STATE_AUTH_REQUIRED' && settings.inputTimeoutMs === undefined) {
+    return condition(() => wokenFor(run)).then(
+      () => (state.answered ? replied(takeReply(run)) : replyTo(run, watch).then(replied, failed)),
+      failed,
+    );
+  }
+  return replyTo(run, watch).then(replied, failed);
+}
+
+/** Whether the wait for an answer has something to do: an answer came, or history grew long. */
+const wokenFor = ({ state }: Delegation) => state.answered || workflowInfo().continueAsNewSuggested;
+
+function takeReply({ state }: Delegation): Reply {
+  const { answer, receipt } = state.takeAnswer();
+  return { answer, messageId: receipt.messageId };
 }
 
 async function replyTo(run: Delegation, watch: () => Promise<TrackOutcome>): Promise<Reply> {
@@ -54,19 +68,16 @@ async function replyTo(run: Delegation, watch: () => Promise<TrackOutcome>): Pro
   // The input deadline counts from the question, also in a run that continued while it waited.
   const deadline =
     settings.inputTimeoutMs === undefined ? undefined : Date.parse(question.askedAt) + settings.inputTimeoutMs;
+  const woken = () => wokenFor(run);
   for (;;) {
     const timeoutMs = deadline === undefined ? undefined : Math.max(0, deadline - Date.now());
-    const woken = () => state.answered || workflowInfo().continueAsNewSuggested;
     // An input question is only ever ended by an answer (or the deadline); an auth question also by the agent.
     const first =
       question.state === 'TASK_STATE_AUTH_REQUIRED'
         ? await answeredOrResumed(woken, timeoutMs, watch)
         : { ok: timeoutMs === undefined ? (await condition(woken), true) : await condition(woken, timeoutMs) };
     if ('resumedByAgent' in first) return { resumedByAgent: first.resumedByAgent };
-    if (state.answered) {
-      const { answer, receipt } = state.takeAnswer();
-      return { answer, messageId: receipt.messageId };
-    }
+    if (state.answered) return takeReply(run);
     if (!first.ok) break;
     // History is long: the question goes on waiting in the next run (unless an answer came meanwhile).
     await run.continueAsNewIfSuggested();

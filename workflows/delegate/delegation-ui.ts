@@ -38,16 +38,22 @@ const ARTIFACTS_SHOWN = 20;
  * the delegation ends. Each upsert is a history event, so search attributes are upserted only
  * when they differ from what the workflow already has (including what its starter set, e.g.
  * `A2aAgent`), and at most once per activation: the changes of one activation (task adopted,
- * working, question asked) go out together when its microtasks run.
+ * working, question asked) go out together — at the end of the {@link DelegationPublisher.batch}
+ * they happen in, else when the activation's microtasks run.
  */
 export class DelegationPublisher {
   private shown: Shown;
   private latest: DelegationStatus | undefined;
-  private flushing = false;
+  /** A status published and not flushed yet. */
+  private dirty = false;
+  /** A flush is queued as a microtask. */
+  private queued = false;
+  /** Batches running: their publishes go out when the outermost ends. */
+  private batches = 0;
   private noticed = '';
   private sent: number;
-  /** Settled once: each flush is one reaction to it (one promise, where `Promise.resolve().then` makes two; the SDK captures a stack trace for every promise a workflow creates). */
-  private readonly settled = Promise.resolve();
+  /** Settled once, made on the first queued flush: each queued flush is one reaction to it (the SDK captures a stack trace for every promise a workflow creates). */
+  private settled: Promise<void> | undefined;
 
   /** `resume`: what a previous run of this delegation published (the parent keeps counting notices; continue-as-new keeps search attributes, read from `workflowInfo()`). */
   constructor(resume?: Pick<ResumeState, 'noticesSent'>) {
@@ -67,17 +73,35 @@ export class DelegationPublisher {
   publish(status: DelegationStatus): void {
     this.notifyParent(status);
     this.latest = status;
-    if (!this.flushing) {
-      this.flushing = true;
-      // Runs before the activation completes (its microtasks all run first), after every
-      // transition of this activation, and before the command that ends the run.
-      void this.settled.then(() => this.flush());
+    this.dirty = true;
+    if (this.batches || this.queued) return;
+    this.queued = true;
+    // Runs before the activation completes (its microtasks all run first), after every
+    // transition of this activation, and before the command that ends the run.
+    void (this.settled ??= Promise.resolve()).then(() => {
+      this.queued = false;
+      this.flush();
+    });
+  }
+
+  /**
+   * Runs `work` and publishes what it changed once, when it returns or throws, without the
+   * microtask a publish otherwise queues. `work` is a stretch that ends where the workflow
+   * waits, returns or throws, so its changes go out where a queued flush would put them.
+   */
+  batch<T>(work: () => T): T {
+    this.batches++;
+    try {
+      return work();
+    } finally {
+      if (--this.batches === 0) this.flush();
     }
   }
 
-  /** The activation's last status, once: search attributes that changed, and the UI's details. */
+  /** The last status, once: search attributes that changed, and the UI's details. */
   private flush(): void {
-    this.flushing = false;
+    if (!this.dirty) return;
+    this.dirty = false;
     const status = this.latest!;
     this.upsertChanged({ agent: status.agent, taskId: status.taskId, state: shownState(status) });
     setCurrentDetails(delegationDetails(status, workflowInfo().workflowId));

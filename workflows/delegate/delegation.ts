@@ -104,6 +104,11 @@ export class Delegation {
     return this.resolved ? this.agent : { name: this.input.agent };
   }
 
+  /** Runs `work` and publishes the status it leaves once, when it ends (see {@link DelegationPublisher.batch}). */
+  batch<T>(work: () => T): T {
+    return this.ui.batch(work);
+  }
+
   /** Runs `work` within the delegation's deadline (cancelled when it passes). */
   withinDeadline<T>(work: () => Promise<T>): Promise<T> {
     return this.deadline.run(work);
@@ -165,7 +170,7 @@ export class Delegation {
   /** The delegation's result, once every handler has finished (a promise only while one has not). */
   complete(end: AfterSend): DelegateResult | Promise<DelegateResult> {
     const result = resultOf(this.input, this.state, end);
-    this.state.completed();
+    this.ui.batch(() => this.state.completed());
     this.metrics.completed(this.state.status.rounds);
     return allHandlersFinished() ? result : condition(allHandlersFinished).then(() => result);
   }
@@ -284,16 +289,20 @@ export class Delegation {
    */
   private untilQuestion(message?: Message, decided?: TrackOutcome): Promise<Settled> | Settled {
     if (!message) return this.decide(decided);
-    // Not async: one reaction instead of an async function's promises (the SDK traces each one).
-    return this.tracker!.send(message).then((sent) =>
-      sent.kind === 'message' ? sent : this.decide(sent.outcome.phase === 'running' ? undefined : sent.outcome),
+    // Not async: the tracker's own reaction decides (the SDK traces each promise a workflow makes).
+    return this.ui.batch(() =>
+      this.tracker!.send(message, (sent) =>
+        sent.kind === 'message' ? sent : this.decide(sent.outcome.phase === 'running' ? undefined : sent.outcome),
+      ),
     );
   }
 
   /** Follows the task until it decides (unless it has: `decided`), then {@link settle}s. */
   private decide(decided: TrackOutcome | undefined): Promise<Settled> | Settled {
     this.state.working();
-    return decided ? this.settle(decided) : this.followUntilDecided().then((outcome) => this.settle(outcome));
+    return decided
+      ? this.settle(decided)
+      : this.followUntilDecided().then((outcome) => this.ui.batch(() => this.settle(outcome)));
   }
 
   /** The task decided: its question is published (undefined returned), or its end returned. */

@@ -137,7 +137,7 @@ export function pushMode(run: Delegation): Tracker {
    * the task it created in its failure (the delegation cancels that task, or while the agent has
    * not named one, the task of the message in flight) and the config it may have registered.
    */
-  const sendOnce = (message: Message): Promise<AfterSend> => {
+  const sendOnce = <T>(message: Message, next: (sent: AfterSend) => T | PromiseLike<T>): Promise<T> => {
     notices.clear(); // from here on, a delivery is about this message
     // A message of ours starts a fresh allowance: an agent that spent the last one flooding
     // must not delay the reads about the answer a person just gave (each send is a person's or
@@ -151,16 +151,18 @@ export function pushMode(run: Delegation): Tracker {
     const leave = notices.enter(); // after the call: nothing it throws can leave the notices busy
     // Not async: one reaction instead of an async function's promises (the SDK traces each one).
     return sending.then(
-      (outcome) => {
-        run.inFlight = undefined;
-        let sent: PushSend;
-        try {
-          sent = adoptSent(run, outcome); // still busy: a delivery meanwhile is asked about again after it
-        } finally {
-          leave();
-        }
-        return settle(sent, fresh);
-      },
+      (outcome) =>
+        run.batch(() => {
+          run.inFlight = undefined;
+          let sent: PushSend;
+          try {
+            sent = adoptSent(run, outcome); // still busy: a delivery meanwhile is asked about again after it
+          } finally {
+            leave();
+          }
+          const after = settle(sent, fresh);
+          return after instanceof Promise ? after.then((a) => run.batch(() => next(a))) : next(after);
+        }),
       (err: unknown) => {
         leave();
         // Cancelled after it may have registered: the config is deleted on the way out. (A first

@@ -3,13 +3,12 @@
  * until the task decides (one request where send-then-subscribe takes two); later rounds follow
  * the task with SubscribeToTask.
  */
-import type { Message } from '../../../a2a/index.js';
 import type { Delegation } from '../delegation.js';
-import { sendTurn, trackRound, type AfterSend, type Tracker } from './tracker.js';
+import { sendTurn, trackRound, type Tracker } from './tracker.js';
 
 export function streamMode(run: Delegation): Tracker {
   return {
-    send: (message: Message): Promise<AfterSend> => sendTurn(run, message, 'stream'),
+    send: (message, next) => sendTurn(run, message, 'stream', next),
     follow: () => trackRound(run, 'stream'),
     close: () => undefined,
     carried: () => ({ pushConfigId: undefined }),

@@ -13,8 +13,12 @@ import type { Delegation } from '../delegation.js';
 export type AfterSend = { kind: 'message'; message: Message } | { kind: 'task'; outcome: TrackOutcome };
 
 export interface Tracker {
-  /** Sends `message` (the first request, or an answer) and returns the reply or the task's standing. */
-  send(message: Message): Promise<AfterSend>;
+  /**
+   * Sends `message` (the first request, or an answer); `next` takes the reply or the task's
+   * standing within the send's own reaction (a reaction of the caller's would be one more
+   * promise: the SDK captures a stack trace for each), inside a {@link Delegation.batch}.
+   */
+  send<T>(message: Message, next: (sent: AfterSend) => T | PromiseLike<T>): Promise<T>;
   /** One tracking round: follows the task until it decides (terminal, or a new question) or the round ends (`running`). */
   follow(): Promise<TrackOutcome>;
   /** The delegation ends, whatever the way: give back what the mode holds at the agent (undefined: nothing to give back). */
@@ -43,7 +47,12 @@ export function roundSettings({ settings, state }: Pick<Delegation, 'settings' |
  * failure carries the task id, and while the agent has not named the task a cancellation looks
  * it up by the message in flight (poll mode's turn lets its send finish first, so it names the task).
  */
-export function sendTurn(run: Delegation, message: Message, mode: 'stream' | 'poll'): Promise<AfterSend> {
+export function sendTurn<T>(
+  run: Delegation,
+  message: Message,
+  mode: 'stream' | 'poll',
+  next: (sent: AfterSend) => T | PromiseLike<T>,
+): Promise<T> {
   const { acts, target, state, input, name } = run;
   state.working();
   run.inFlight = message;
@@ -59,15 +68,17 @@ export function sendTurn(run: Delegation, message: Message, mode: 'stream' | 'po
       ? acts.streamMessage(turnInput, `SendStreamingMessage to ${name}`)
       : acts.pollMessage(turnInput, `SendMessage to ${name} (poll)`);
   // Not async: one reaction instead of an async function's promises (the SDK traces each one).
-  return turn.then(({ resolved, ...reply }): AfterSend => {
-    run.inFlight = undefined;
-    if (resolved) run.resolvedBy(resolved);
-    if (reply.kind === 'message') return reply;
-    state.adopt(reply.task);
-    const { kind: _kind, ...outcome } = reply;
-    state.observe(outcome); // a turn that ran a whole round shows what it received
-    return { kind: 'task', outcome };
-  });
+  return turn.then(({ resolved, ...reply }) =>
+    run.batch(() => {
+      run.inFlight = undefined;
+      if (resolved) run.resolvedBy(resolved);
+      if (reply.kind === 'message') return next(reply);
+      state.adopt(reply.task);
+      const { kind: _kind, ...outcome } = reply;
+      state.observe(outcome); // a turn that ran a whole round shows what it received
+      return next({ kind: 'task', outcome });
+    }),
+  );
 }
 
 /** One round of the tracking activity (stream and poll mode): it follows the task until it decides or the round ends. */

@@ -165,7 +165,8 @@ export function markdownReport(r: BenchResults): string {
 
 function targetRow(t: TargetResult): string[] {
   const unit = (v: number | null) => (v === null ? 'n/a' : `${v} ${t.unit}`);
-  return [t.target, unit(t.value), unit(t.limit), t.result];
+  const value = t.interval ? `${unit(t.value)} (95 %: ${t.interval[0]}-${t.interval[1]})` : unit(t.value);
+  return [t.target, value, unit(t.limit), t.result];
 }
 
 function table(header: string[], rows: string[][]): string {

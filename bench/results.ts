@@ -3,6 +3,7 @@ import type { ParkedMemory } from './figures.js';
 import type { Anatomy } from './latency-anatomy.js';
 import type { Machine } from './machine.js';
 import type { HistoryShape } from './phases/history.js';
+import type { LatencyRatio } from './phases/latency.js';
 import type { ParkedFigures } from './phases/parked.js';
 import type { HostilityFigures } from './phases/hostility.js';
 import type { ReleaseFigures } from './phases/release.js';
@@ -23,6 +24,8 @@ export interface BenchResults {
   agent_requests_by_route?: Record<Variant, Record<string, number>>;
   /** Per Temporal variant: the median ms of one delegation per step, from its history (latency-anatomy.ts). */
   latency_anatomy_ms?: Partial<Record<TemporalVariant, Anatomy>>;
+  /** The 95 % interval of each latency ratio the targets judge (paired bootstrap over the latency phase's rounds). */
+  latency_ratio_interval?: Partial<Record<LatencyRatio, [number, number]>>;
   /** Agent requests of one delegation whose remote task works 1 s (polling load on the agent). */
   agent_requests_per_task_1s?: Record<Variant, number>;
   /** Per Temporal variant: what one delegation costs in workflow and activity tasks. */
@@ -58,6 +61,8 @@ export interface TargetResult {
   unit: string;
   /** null when the run did not produce what the target needs. */
   pass: boolean | null;
+  /** The value's 95 % interval, where the run can tell (the latency ratios); the result judges the value itself. */
+  interval?: [number, number];
   /** What the report prints. */
   result: 'PASS' | 'FAIL' | 'not measured in quick mode' | 'not run';
 }

@@ -21,6 +21,7 @@ export function checkTargets(r: BenchResults): TargetResult[] {
     pass: (v: number, l: number) => boolean,
     /** false: quick mode does not produce this figure (or not at the size the target is about). */
     inQuick = true,
+    interval?: [number, number],
   ) => {
     if (quick && !inQuick) {
       targets.push({ target, unit, value: null, limit: null, pass: null, result: 'not measured in quick mode' });
@@ -34,6 +35,7 @@ export function checkTargets(r: BenchResults): TargetResult[] {
       value: known ? value : null,
       limit: known ? limit : null,
       pass: passed,
+      ...(known && interval ? { interval } : {}),
       result: passed === null ? 'not run' : passed ? 'PASS' : 'FAIL',
     });
   };
@@ -44,12 +46,15 @@ export function checkTargets(r: BenchResults): TargetResult[] {
     a === undefined || b === undefined ? undefined : round(a / b, 2);
 
   const lat = r.latency_ms;
+  const within = r.latency_ratio_interval ?? {};
   add(
     'delegate_stream p50 / blocking_activity p50 <= 1.10',
     'x',
     ratio(lat?.delegate_stream.p50, lat?.blocking_activity.p50),
     lat && 1.1,
     atMost,
+    true,
+    within['delegate_stream/blocking_activity'],
   );
   add(
     'delegate_poll p50 / blocking_activity p50 <= 1.25',
@@ -57,6 +62,8 @@ export function checkTargets(r: BenchResults): TargetResult[] {
     ratio(lat?.delegate_poll.p50, lat?.blocking_activity.p50),
     lat && 1.25,
     atMost,
+    true,
+    within['delegate_poll/blocking_activity'],
   );
   add(
     'delegate_push p50 / delegate_poll p50 <= 1.00',
@@ -64,6 +71,8 @@ export function checkTargets(r: BenchResults): TargetResult[] {
     ratio(lat?.delegate_push.p50, lat?.delegate_poll.p50),
     lat && 1,
     atMost,
+    true,
+    within['delegate_push/delegate_poll'],
   );
   const tp = throughputRatios(r.throughput_per_s);
   for (const level of ['c50', 'c200'])

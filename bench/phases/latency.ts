@@ -7,7 +7,7 @@
 import type { WorkflowHandle } from '@temporalio/client';
 import type { RunningAgent } from '../../agents/index.js';
 import { anatomyOf, medianAnatomy, type Anatomy } from '../latency-anatomy.js';
-import { round, summarize, type Summary } from '../stats.js';
+import { medianRatioInterval, round, summarize, type Summary } from '../stats.js';
 import { VARIANTS, type TemporalVariant, type Variant } from '../variants/variant.js';
 
 export interface LatencyFigures {
@@ -17,7 +17,17 @@ export interface LatencyFigures {
   agent_requests_by_route: Record<Variant, Record<string, number>>;
   /** Per Temporal variant: the median ms per step of one delegation, from its history. */
   latency_anatomy_ms: Partial<Record<TemporalVariant, Anatomy>>;
+  /** The 95 % interval of each ratio the targets judge (paired bootstrap over the rounds, stats.ts). */
+  latency_ratio_interval: Record<LatencyRatio, [number, number]>;
 }
+
+/** The p50 ratios the issue sets targets for: `delegate_stream/blocking_activity`… */
+export const LATENCY_RATIOS = [
+  ['delegate_stream', 'blocking_activity'],
+  ['delegate_poll', 'blocking_activity'],
+  ['delegate_push', 'delegate_poll'],
+] as const;
+export type LatencyRatio = `${(typeof LATENCY_RATIOS)[number][0]}/${(typeof LATENCY_RATIOS)[number][1]}`;
 
 export interface LatencyOptions {
   /** One delegation of the variant; a Temporal variant's handle, so its history can be read. */
@@ -69,5 +79,11 @@ export async function measureLatency({ run, agent, warmup, count, log }: Latency
       VARIANTS.map((v) => [v, Object.fromEntries(Object.entries(routes[v]).map(([route, n]) => [route, per(n)]))]),
     ) as Record<Variant, Record<string, number>>,
     latency_anatomy_ms,
+    latency_ratio_interval: Object.fromEntries(
+      LATENCY_RATIOS.map(([a, b]) => [
+        `${a}/${b}`,
+        medianRatioInterval(samples[a], samples[b]).map((x) => round(x, 3)) as [number, number],
+      ]),
+    ) as Record<LatencyRatio, [number, number]>,
   };
 }

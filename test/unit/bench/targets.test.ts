@@ -47,6 +47,21 @@ describe('checkTargets', () => {
     expect(resultOf(targets, 'delegate_push p50')).toBe('PASS'); // 69 / 70
   });
 
+  it("shows a latency ratio's interval beside it and judges the ratio itself", () => {
+    const targets = checkTargets(
+      run('full', {
+        latency_ms: latency,
+        latency_ratio_interval: { 'delegate_stream/blocking_activity': [1.04, 1.13] },
+      }),
+    );
+    expect(targets.find((t) => t.target.startsWith('delegate_stream p50'))).toMatchObject({
+      value: 1.08,
+      interval: [1.04, 1.13],
+      result: 'PASS',
+    });
+    expect(targets.find((t) => t.target.startsWith('delegate_poll p50'))).not.toHaveProperty('interval');
+  });
+
   it('says "not measured in quick mode" for c200 and the 10,000 parked, never PASS or FAIL', () => {
     const targets = checkTargets(
       run('quick', {

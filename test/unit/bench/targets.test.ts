@@ -89,6 +89,34 @@ describe('checkTargets', () => {
     expect(resultOf(targets, '10000 parked')).toBe('not measured in quick mode');
   });
 
+  it('judges a quick latency ratio only when its whole interval is on one side of the limit', () => {
+    const targets = checkTargets(
+      run('quick', {
+        latency_ms: latency,
+        latency_ratio_interval: {
+          'delegate_stream/blocking_activity': [1.04, 1.13], // 1.08, holds 1.10
+          'delegate_poll/blocking_activity': [1.3, 1.5], // 1.4, all above 1.25
+          'delegate_push/delegate_poll': [0.95, 1], // 0.99, all at or below 1.00
+        },
+      }),
+    );
+    expect(targets.find((t) => t.target.startsWith('delegate_stream p50'))).toMatchObject({
+      value: 1.08,
+      interval: [1.04, 1.13],
+      pass: null,
+      result: 'not measured in quick mode',
+    });
+    expect(resultOf(targets, 'delegate_poll p50')).toBe('FAIL');
+    expect(resultOf(targets, 'delegate_push p50')).toBe('PASS');
+    const full = checkTargets(
+      run('full', {
+        latency_ms: latency,
+        latency_ratio_interval: { 'delegate_stream/blocking_activity': [1.04, 1.13] },
+      }),
+    );
+    expect(resultOf(full, 'delegate_stream p50')).toBe('PASS');
+  });
+
   it('says "not run" for a target whose phase was left out, in either mode', () => {
     for (const mode of ['quick', 'full'] as const) {
       const targets = checkTargets(run(mode, {}));

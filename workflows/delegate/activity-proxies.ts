@@ -42,10 +42,14 @@ export type DelegationActivityCalls = {
 /** The delegation's activities, and push mode's first try of a read as a local activity. */
 export type DelegationCalls = DelegationActivityCalls & { getTaskLocally: DelegationActivityCalls['getTask'] };
 
+// Durations in milliseconds: the SDK parses a duration string again for every activity it schedules.
+const SECOND = 1_000;
+const MINUTE = 60 * SECOND;
+
 export function delegationActivities(settings: TrackingSettings): DelegationCalls {
-  const retry = { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' };
+  const retry = { initialInterval: 500, backoffCoefficient: 2, maximumInterval: 10 * SECOND };
   const call: ActivityOptions = {
-    startToCloseTimeout: '2 minutes',
+    startToCloseTimeout: 2 * MINUTE,
     heartbeatTimeout: settings.heartbeatMs,
     scheduleToCloseTimeout: settings.unreachableMs,
     retry,
@@ -55,16 +59,16 @@ export function delegationActivities(settings: TrackingSettings): DelegationCall
     heartbeatTimeout: settings.heartbeatMs,
     // Wait until the activity has really stopped (it hears the cancel on its next heartbeat).
     cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
-    retry: { initialInterval: '250 milliseconds', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+    retry: { initialInterval: 250, backoffCoefficient: 2, maximumInterval: 30 * SECOND },
   };
   const send: ActivityOptions = { ...call, cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED };
   // Deleting a push config is housekeeping: a few tries, then the delegation ends anyway.
   const cleanup: ActivityOptions = { ...call, retry: { ...retry, maximumAttempts: 5 } };
   const resolve: LocalActivityOptions = {
-    startToCloseTimeout: '40 seconds',
+    startToCloseTimeout: 40 * SECOND,
     scheduleToCloseTimeout: settings.unreachableMs,
     retry,
-    localRetryThreshold: '10 seconds',
+    localRetryThreshold: 10 * SECOND,
   };
   const calls = proxyActivities<DelegationActivities>(call);
   const sends = proxyActivities<DelegationActivities>(send);
@@ -83,7 +87,7 @@ export function delegationActivities(settings: TrackingSettings): DelegationCall
     pollMessage: [follows, follow],
     trackTask: [follows, follow],
   };
-  const quickRead: LocalActivityOptions = { startToCloseTimeout: '5 seconds', retry: { maximumAttempts: 1 } };
+  const quickRead: LocalActivityOptions = { startToCloseTimeout: 5 * SECOND, retry: { maximumAttempts: 1 } };
   const getTaskLocally = (input: unknown, summary: string) =>
     (local['a2a.getTask'] as Proxied).executeWithOptions({ ...quickRead, summary }, [input]);
   return {

@@ -5,9 +5,18 @@
  * limit in quick mode (30 rounds cannot tell which side it is on; the full run's 200 judge the
  * ratio itself); one whose phase was left out (`--only`) says "not run".
  */
+import type { LatencyRatio } from './phases/latency.js';
 import type { BenchResults, TargetResult } from './results.js';
 import { round } from './stats.js';
 import { throughputRatios } from './figures.js';
+import type { Variant } from './variants/variant.js';
+
+/** The issue's limit for each latency ratio the latency phase measures (`a/b`: p50 of a / p50 of b). */
+const LATENCY_LIMITS: Record<LatencyRatio, number> = {
+  'delegate_stream/blocking_activity': 1.1,
+  'delegate_poll/blocking_activity': 1.25,
+  'delegate_push/delegate_poll': 1,
+};
 
 /** How many parked delegations the RSS target is about, and its limit. */
 export const PARKED_TARGET = { count: 10_000, rssMb: 512 };
@@ -51,33 +60,18 @@ export function checkTargets(r: BenchResults): TargetResult[] {
 
   const lat = r.latency_ms;
   const within = r.latency_ratio_interval ?? {};
-  add(
-    'delegate_stream p50 / blocking_activity p50 <= 1.10',
-    'x',
-    ratio(lat?.delegate_stream.p50, lat?.blocking_activity.p50),
-    lat && 1.1,
-    atMost,
-    true,
-    within['delegate_stream/blocking_activity'],
-  );
-  add(
-    'delegate_poll p50 / blocking_activity p50 <= 1.25',
-    'x',
-    ratio(lat?.delegate_poll.p50, lat?.blocking_activity.p50),
-    lat && 1.25,
-    atMost,
-    true,
-    within['delegate_poll/blocking_activity'],
-  );
-  add(
-    'delegate_push p50 / delegate_poll p50 <= 1.00',
-    'x',
-    ratio(lat?.delegate_push.p50, lat?.delegate_poll.p50),
-    lat && 1,
-    atMost,
-    true,
-    within['delegate_push/delegate_poll'],
-  );
+  for (const [name, limit] of Object.entries(LATENCY_LIMITS) as [LatencyRatio, number][]) {
+    const [a, b] = name.split('/') as [Variant, Variant];
+    add(
+      `${a} p50 / ${b} p50 <= ${limit.toFixed(2)}`,
+      'x',
+      ratio(lat?.[a].p50, lat?.[b].p50),
+      lat && limit,
+      atMost,
+      true,
+      within[name],
+    );
+  }
   const tp = throughputRatios(r.throughput_per_s);
   for (const level of ['c50', 'c200'])
     add(

@@ -27,7 +27,9 @@ export const LATENCY_RATIOS = [
   ['delegate_poll', 'blocking_activity'],
   ['delegate_push', 'delegate_poll'],
 ] as const;
-export type LatencyRatio = `${(typeof LATENCY_RATIOS)[number][0]}/${(typeof LATENCY_RATIOS)[number][1]}`;
+/** `a/b` for each pair (distributed over the union: those three, not every combination). */
+type Joined<P> = P extends readonly [infer A extends string, infer B extends string] ? `${A}/${B}` : never;
+export type LatencyRatio = Joined<(typeof LATENCY_RATIOS)[number]>;
 
 export interface LatencyOptions {
   /** One delegation of the variant; a Temporal variant's handle, so its history can be read. */

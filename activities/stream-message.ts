@@ -26,7 +26,11 @@ export function streamMessage(deps: ActivityDeps, input: TurnInput): Promise<Tur
         : (round: AbortSignal, options: Pick<StreamOptions, 'fileBytes'>) => {
             turn.sentAt = Date.now();
             return client.sendStreamingMessage(
-              { message: input.message, configuration: { acceptedOutputModes: input.acceptedOutputModes } },
+              // No history: the task snapshot would carry every message of the task back (ours included).
+              {
+                message: input.message,
+                configuration: { historyLength: 0, acceptedOutputModes: input.acceptedOutputModes },
+              },
               { signal: round, idleTimeoutMs: STREAM_IDLE_MS, ...options },
             );
           };
